@@ -1,0 +1,66 @@
+// The public conformance suites in ../shared/conformance, read in place (never copied here).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const CONFORMANCE_DIR = fileURLToPath(new URL("../../../shared/conformance", import.meta.url));
+export const hasConformance = existsSync(CONFORMANCE_DIR);
+
+export interface Chunk {
+  /** `starlark/go/int.star:12` or `monty/str__ops.py`. */
+  name: string;
+  source: string;
+  /** The error this chunk is expected to raise (starlark `###`, monty `# Raise=`), if any. */
+  expectedError: string | null;
+}
+
+/** Monty cases: one program per file. */
+export function montyChunks(): Chunk[] {
+  const dir = join(CONFORMANCE_DIR, "monty", "test_cases");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".py"))
+    .sort()
+    .map((f) => {
+      const source = readFileSync(join(dir, f), "utf8");
+      const raise = /^# Raise=(.*)$/m.exec(source);
+      const traceback = /"""\s*\nTRACEBACK:[\s\S]*\n(\w+(?:Error|Exception)?[^\n]*)\n"""\s*$/.exec(source);
+      return { name: `monty/${f}`, source, expectedError: raise?.[1] ?? traceback?.[1] ?? null };
+    });
+}
+
+/** Starlark cases: `---`-separated chunks; `code ### expectation` lines (untagged or `go:`). */
+export function starlarkChunks(): Chunk[] {
+  const root = join(CONFORMANCE_DIR, "starlark", "testdata");
+  const chunks: Chunk[] = [];
+  for (const impl of readdirSync(root).sort()) {
+    for (const f of readdirSync(join(root, impl)).filter((n) => n.endsWith(".star")).sort()) {
+      const lines = readFileSync(join(root, impl, f), "utf8").split("\n");
+      let start = 0;
+      let current: string[] = [];
+      let expected: string | null = null;
+      const flush = () => {
+        chunks.push({ name: `starlark/${impl}/${f}:${start + 1}`, source: current.join("\n") + "\n", expectedError: expected });
+        current = [];
+        expected = null;
+      };
+      lines.forEach((line, i) => {
+        if (line.trimEnd() === "---") {
+          flush();
+          start = i + 1;
+          return;
+        }
+        const at = line.indexOf("###");
+        if (at >= 0) {
+          const expectation = line.slice(at + 3).trim();
+          const tagged = /^(go|java|rust):/.exec(expectation);
+          if (!tagged || tagged[1] === "go") expected = tagged ? expectation.slice(3).trim() : expectation;
+          current.push(line.slice(0, at).trimEnd());
+        } else {
+          current.push(line);
+        }
+      });
+      flush();
+    }
+  }
+  return chunks;
+}
