@@ -58,6 +58,24 @@ function isHex(c: number): boolean {
 
 const STRING_PREFIXES = new Set(["r", "u", "b", "f", "br", "rb", "fr", "rf"]);
 
+interface Spelling {
+  text: string;
+  type: TokenType;
+}
+
+// Dense tables (filled up front so V8 keeps them as fast arrays) indexed by character codes.
+/** Keywords by first character and length, so names are checked without slicing the source. */
+const KEYWORDS_BY_START: (Spelling[] | null)[] = new Array<Spelling[] | null>(128 * 16).fill(null);
+for (const [text, type] of T.keywords) {
+  (KEYWORDS_BY_START[text.charCodeAt(0) * 16 + text.length] ??= []).push({ text, type });
+}
+
+/** Operators by their first character, longest first, so the scanner tries at most three. */
+const OPERATORS_BY_CHAR: (Spelling[] | null)[] = new Array<Spelling[] | null>(128).fill(null);
+for (const [text, type] of [...T.operators].sort((a, b) => b[0].length - a[0].length)) {
+  (OPERATORS_BY_CHAR[text.charCodeAt(0)] ??= []).push({ text, type });
+}
+
 export interface ScanResult {
   /** The tokens, ending with EOF. */
   tokens: Token[];
@@ -68,6 +86,8 @@ export interface ScanResult {
   unclosed: PySyntaxError | null;
   /** The line of that bracket. */
   unclosedLine: number;
+  /** The keywords that occur, so later passes can skip work (no `return`: no return checks). */
+  keywordsSeen: ReadonlySet<TokenType>;
 }
 
 /** Scans `source` into tokens. Throws PySyntaxError for lexical errors. */
@@ -95,6 +115,7 @@ class Scanner {
   private atLineStart = true;
   /** Depth of replacement fields inside format specs (CPython allows two levels). */
   private specDepth = 0;
+  private readonly keywordsSeen = new Set<TokenType>();
   /** Offset of the body of the string being scanned, for CPython's escape-error positions. */
   private bodyStart = 0;
 
@@ -108,6 +129,7 @@ class Scanner {
       tokens: this.tokens,
       unclosed: open ? this.error(`'${open.char}' was never closed`, open.line, open.column) : null,
       unclosedLine: open?.line ?? 0,
+      keywordsSeen: this.keywordsSeen,
     };
   }
 
@@ -367,16 +389,19 @@ class Scanner {
     const src = this.src;
     const start = this.pos;
     let end = start;
+    let ascii = true;
     if (src.charCodeAt(start) > 127) {
       identStartRe.lastIndex = start;
       if (!identStartRe.test(src)) this.invalidCharacter();
       end = identStartRe.lastIndex;
+      ascii = false;
     }
     while (end < src.length && isAsciiIdentPart(src.charCodeAt(end))) end++;
     if (end < src.length && src.charCodeAt(end) > 127) {
       // ID_Continue covers ASCII name characters too, so one match takes the rest of the name.
       identRestRe.lastIndex = end;
       identRestRe.test(src);
+      if (identRestRe.lastIndex > end) ascii = false;
       end = identRestRe.lastIndex;
     }
     const q = src.charCodeAt(end);
@@ -389,13 +414,16 @@ class Scanner {
       }
     }
     this.pos = end;
-    let image = src.slice(start, end);
-    const keyword = T.keywords.get(image);
-    if (keyword) {
-      this.keyword(keyword, start);
-      return;
+    if (ascii && end - start <= 8) {
+      const keyword = this.keywordAt(start, end - start);
+      if (keyword) {
+        this.keyword(keyword.type, keyword.text, start);
+        return;
+      }
     }
-    if (end - start > 0 && /[^\x00-\x7f]/.test(image)) image = image.normalize("NFKC");
+    let image = src.slice(start, end);
+    // CPython compares names after NFKC normalization.
+    if (!ascii) image = image.normalize("NFKC");
     const previous = this.tokens[this.tokens.length - 1];
     const token = this.push(T.Name, image, start, this.line, this.col(start), image);
     if (previous?.tokenType === T.Dot && image.length > 4 && image.startsWith("__") && image.endsWith("__")) {
@@ -410,8 +438,21 @@ class Scanner {
     }
   }
 
-  private keyword(type: TokenType, start: number): void {
-    const token = this.pushHere(type, start);
+  /** The keyword spelled at `start` (length `length`), found without slicing the source. */
+  private keywordAt(start: number, length: number): Spelling | null {
+    const c = this.src.charCodeAt(start);
+    const candidates = c < 128 ? KEYWORDS_BY_START[c * 16 + length] : null;
+    if (candidates) {
+      for (let i = 0; i < candidates.length; i++) {
+        if (this.src.startsWith(candidates[i]!.text, start)) return candidates[i]!;
+      }
+    }
+    return null;
+  }
+
+  private keyword(type: TokenType, text: string, start: number): void {
+    this.keywordsSeen.add(type);
+    const token = this.push(type, text, start, this.line, this.col(start));
     if (type === T.For || type === T.With) {
       const previous = this.tokens[this.tokens.length - 2];
       if (previous?.tokenType === T.Async) {
@@ -442,13 +483,17 @@ class Scanner {
     const line = this.line;
     const column = this.col(start);
     let type: TokenType | undefined;
-    let length = 0;
-    for (let n = Math.min(3, src.length - start); n >= 1; n--) {
-      const t = T.operators.get(src.substr(start, n));
-      if (t) {
-        type = t;
-        length = n;
-        break;
+    let image = "";
+    const candidates = c < 128 ? OPERATORS_BY_CHAR[c] : null;
+    if (candidates) {
+      for (let i = 0; i < candidates.length; i++) {
+        const spelling = candidates[i]!;
+        const text = spelling.text;
+        if (text.length === 1 || src.startsWith(text, start)) {
+          type = spelling.type;
+          image = text;
+          break;
+        }
       }
     }
     if (!type) {
@@ -471,11 +516,11 @@ class Scanner {
       }
       this.brackets.pop();
     }
-    this.pos += length;
-    if (type === T.At && this.lineFirstToken < 0 && this.brackets.length === 0) {
-      throw this.unsupportedAt("decorator", this.pushHere(type, start));
+    this.pos += image.length;
+    const token = this.push(type, image, start, line, column);
+    if (type === T.At && this.lineFirstToken === this.tokens.length - 1 && this.brackets.length === 0) {
+      throw this.unsupportedAt("decorator", token);
     }
-    this.pushHere(type, start);
   }
 
   // ---------------------------------------------------------------- numbers

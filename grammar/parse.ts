@@ -11,16 +11,16 @@ let parser: DialectParser | undefined;
 
 /** The parser is built once (Chevrotain analyses the grammar then) and reused; parsing is synchronous. */
 export function getParser(): DialectParser {
-  parser ??= new DialectParser();
+  parser ??= new DialectParser({ validate: false });
   return parser;
 }
 
 /** Parses a script. Throws PySyntaxError (SyntaxError, IndentationError or TabError). */
 export function parse(source: string): A.Module {
-  const { tokens, unclosed, unclosedLine } = scan(source);
+  const { tokens, unclosed, unclosedLine, keywordsSeen } = scan(source);
   try {
     const module = getParser().parseTokens(tokens);
-    checkContext(module);
+    checkContext(module, keywordsSeen);
     return module;
   } catch (error) {
     if (unclosed) {

@@ -10,7 +10,7 @@
 //   where CPython's specific messages ("cannot assign to function call here...") come from.
 // - Grammar DSL calls must not depend on parsed values (Chevrotain records the grammar by running
 //   the rules once), so every computation on values sits inside ACTION or a GATE.
-import { EmbeddedActionsParser, type IParserErrorMessageProvider, type IRecognitionException, type TokenType } from "chevrotain";
+import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IRecognitionException, type TokenType } from "chevrotain";
 import type * as A from "./ast.js";
 import { ELLIPSIS } from "./ast.js";
 import { syntaxErrorAt, PySyntaxError } from "./errors.js";
@@ -21,6 +21,16 @@ import { unsupported } from "./unsupported.js";
 /** Expressions nest at most this deep (brackets alone stop at 200 in the scanner). */
 export const MAX_EXPRESSION_DEPTH = 250;
 
+// Flags of the `expression` rule: which of Python's expression levels is wanted.
+/** `*x` is allowed (display elements, assignment and `for` targets). */
+const STAR = 1;
+/** `x := y` is allowed. */
+const WALRUS = 2;
+/** An operand only: no conditional expression, no lambda (comprehension clauses, `*x`). */
+const OPERAND = 4;
+/** Stop before a bare `in` (`for` targets). */
+const NO_IN = 8;
+
 // ------------------------------------------------------------------ node helpers
 
 type Located = A.Span;
@@ -29,18 +39,19 @@ function tokenSpan(t: Token): A.Span {
   return { line: t.startLine!, col: t.startColumn!, endLine: t.endLine!, endCol: t.endColumn! };
 }
 
-function startOf(x: Token | Located): [number, number] {
-  return "tokenType" in x ? [x.startLine!, x.startColumn!] : [x.line, x.col];
-}
-
-function endOf(x: Token | Located): [number, number] {
-  return "tokenType" in x ? [x.endLine!, x.endColumn!] : [x.endLine, x.endCol];
+function isToken(x: Token | Located): x is Token {
+  return (x as Token).tokenType !== undefined;
 }
 
 function spanOf(from: Token | Located, to: Token | Located): A.Span {
-  const [line, col] = startOf(from);
-  const [endLine, endCol] = endOf(to);
-  return { line, col, endLine, endCol };
+  const a = isToken(from);
+  const b = isToken(to);
+  return {
+    line: a ? (from as Token).startLine! : (from as Located).line,
+    col: a ? (from as Token).startColumn! : (from as Located).col,
+    endLine: b ? (to as Token).endLine! : (to as Located).endLine,
+    endCol: b ? (to as Token).endColumn! : (to as Located).endCol,
+  };
 }
 
 /** A parse failure the error mapper turns into a CPython-style message. */
@@ -498,11 +509,42 @@ const errorRecords: IParserErrorMessageProvider = {
 
 type BlockHeader = [Token, string];
 
+interface ListFrame {
+  items: unknown[];
+  commas: number;
+  more: boolean;
+}
+
+type StatementTail =
+  | { t: "expr" }
+  | { t: "assign"; values: A.Expr[] }
+  | { t: "aug"; op: A.BinaryOperator; value: A.Expr }
+  | { t: "ann"; annotation: A.Expr; value: A.Expr | null };
+const EXPR_TAIL: StatementTail = { t: "expr" };
+
+type Trailer =
+  | { t: "attribute"; name: Token }
+  | { t: "call"; open: Token; items: CallItem[]; close: Token }
+  | { t: "subscript"; slice: A.Expr; close: Token };
+
+// Shared argument objects for the hottest subrule calls (one allocation fewer per call).
+const FLAG_ARGS: { ARGS: [number] }[] = Array.from({ length: 16 }, (_, flags) => ({ ARGS: [flags] as [number] }));
+const NO_IN_ARGS: { ARGS: [boolean] }[] = [{ ARGS: [false] }, { ARGS: [true] }];
+
 export class DialectParser extends EmbeddedActionsParser {
   private depth = 0;
 
-  constructor() {
-    super(T.allTokens, { maxLookahead: 2, recoveryEnabled: false, errorMessageProvider: errorRecords });
+  /**
+   * `validate` runs Chevrotain's grammar checks (ambiguities, left recursion, duplicate DSL
+   * indices). The tests build the parser with them; the runtime skips them to start faster.
+   */
+  constructor(options: { validate?: boolean } = {}) {
+    super(T.allTokens, {
+      maxLookahead: 1,
+      recoveryEnabled: false,
+      errorMessageProvider: errorRecords,
+      skipValidations: options.validate === false,
+    });
     this.performSelfAnalysis();
   }
 
@@ -544,42 +586,49 @@ export class DialectParser extends EmbeddedActionsParser {
     }));
   });
 
-  private statement = this.RULE("statement", (): A.Stmt[] =>
-    this.OR([
-      { ALT: () => [this.SUBRULE(this.compoundStatement)] },
-      { ALT: () => this.SUBRULE(this.simpleStatements) },
-    ]),
-  );
+  private statement = this.RULE("statement", (): A.Stmt[] => this.OR(this.statementAlternatives));
+
+  private readonly statementAlternatives: IOrAlt<A.Stmt[]>[] = [
+    { ALT: () => [this.SUBRULE(this.ifStatement)] },
+    { ALT: () => [this.SUBRULE(this.whileStatement)] },
+    { ALT: () => [this.SUBRULE(this.forStatement)] },
+    { ALT: () => [this.SUBRULE(this.tryStatement)] },
+    { ALT: () => [this.SUBRULE(this.functionDef)] },
+    { ALT: () => this.SUBRULE(this.simpleStatements) },
+  ];
 
   private simpleStatements = this.RULE("simpleStatements", (): A.Stmt[] => {
-    const stmts: A.Stmt[] = [this.SUBRULE(this.simpleStatement)];
-    this.MANY({
-      GATE: () => this.LA(2).tokenType !== T.Newline,
-      DEF: () => {
-        this.CONSUME(T.Semicolon);
-        stmts.push(this.SUBRULE2(this.simpleStatement));
-      },
-    });
-    this.OPTION(() => this.CONSUME2(T.Semicolon));
+    const stmts: A.Stmt[] = [this.OR(this.simpleAlternatives)];
+    if (this.RECORDING_PHASE || this.LA(1).tokenType === T.Semicolon) {
+      this.MANY({
+        GATE: () => this.LA(2).tokenType !== T.Newline,
+        DEF: () => {
+          this.CONSUME(T.Semicolon);
+          stmts.push(this.SUBRULE(this.simpleStatement));
+        },
+      });
+      this.OPTION(() => this.CONSUME2(T.Semicolon));
+    }
     this.CONSUME(T.Newline);
     return stmts;
   });
 
-  private simpleStatement = this.RULE("simpleStatement", (): A.Stmt =>
-    this.OR([
-      { ALT: () => this.SUBRULE(this.expressionStatement) },
-      { ALT: () => this.keywordStatement(this.CONSUME(T.Pass) as Token, "Pass") },
-      { ALT: () => this.keywordStatement(this.CONSUME(T.Break) as Token, "Break") },
-      { ALT: () => this.keywordStatement(this.CONSUME(T.Continue) as Token, "Continue") },
-      { ALT: () => this.SUBRULE(this.returnStatement) },
-      { ALT: () => this.SUBRULE(this.raiseStatement) },
-      { ALT: () => this.SUBRULE(this.globalStatement) },
-      { ALT: () => this.SUBRULE(this.delStatement) },
-      { ALT: () => this.SUBRULE(this.assertStatement) },
-      { ALT: () => this.SUBRULE(this.importStatement) },
-      { ALT: () => this.SUBRULE(this.fromImportStatement) },
-    ]),
-  );
+  /** A simple statement after `;` (the first one on a line is parsed inline, which is faster). */
+  private simpleStatement = this.RULE("simpleStatement", (): A.Stmt => this.OR(this.simpleAlternatives));
+
+  private readonly simpleAlternatives: IOrAlt<A.Stmt>[] = [
+    { ALT: () => this.SUBRULE(this.expressionStatement) },
+    { ALT: () => this.keywordStatement(this.CONSUME(T.Pass) as Token, "Pass") },
+    { ALT: () => this.keywordStatement(this.CONSUME(T.Break) as Token, "Break") },
+    { ALT: () => this.keywordStatement(this.CONSUME(T.Continue) as Token, "Continue") },
+    { ALT: () => this.SUBRULE(this.returnStatement) },
+    { ALT: () => this.SUBRULE(this.raiseStatement) },
+    { ALT: () => this.SUBRULE(this.globalStatement) },
+    { ALT: () => this.SUBRULE(this.delStatement) },
+    { ALT: () => this.SUBRULE(this.assertStatement) },
+    { ALT: () => this.SUBRULE(this.importStatement) },
+    { ALT: () => this.SUBRULE(this.fromImportStatement) },
+  ];
 
   private keywordStatement(token: Token, kind: "Pass" | "Break" | "Continue"): A.Stmt {
     return this.ACTION(() => ({ kind, ...tokenSpan(token) }) as A.Stmt);
@@ -588,57 +637,64 @@ export class DialectParser extends EmbeddedActionsParser {
   private expressionStatement = this.RULE("expressionStatement", (): A.Stmt => {
     const start = this.tok();
     const first = this.SUBRULE(this.starExpressions);
-    return this.OR([
-      {
-        ALT: () => {
-          const chain: A.Expr[] = [first];
-          this.AT_LEAST_ONE(() => {
-            this.CONSUME(T.Assign);
-            chain.push(this.SUBRULE2(this.starExpressions));
-          });
-          return this.ACTION((): A.Assign => {
-            const value = chain.pop()!;
-            const context = chain.length === 1 ? "single-assign" : "assign";
-            const targets = chain.map((t) => checkTarget(t, context));
-            return { kind: "Assign", targets, value, ...spanOf(start, this.last()) };
-          });
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.AugAssign) as Token;
-          const value = this.SUBRULE3(this.starExpressions);
-          return this.ACTION((): A.AugAssign => ({
-            kind: "AugAssign",
-            target: checkAugTarget(first),
-            op: op.image.slice(0, -1) as A.BinaryOperator,
-            value,
-            ...spanOf(start, this.last()),
-          }));
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.Colon);
-          const annotation = this.SUBRULE(this.expression);
-          let value: A.Expr | null = null;
-          this.OPTION(() => {
-            this.CONSUME2(T.Assign);
-            value = this.SUBRULE4(this.starExpressions);
-          });
-          return this.ACTION((): A.AnnAssign => {
-            if (first.kind === "Tuple") throw new ParseFailure("only single target (not tuple) can be annotated", first);
-            if (first.kind === "List") throw new ParseFailure("only single target (not list) can be annotated", first);
-            if (first.kind !== "Name" && first.kind !== "Attribute" && first.kind !== "Subscript") {
-              throw new ParseFailure("illegal target for annotation", first);
-            }
-            return { kind: "AnnAssign", target: first, annotation, value, ...spanOf(start, this.last()) };
-          });
-        },
-      },
-      { ALT: () => this.ACTION((): A.ExprStmt => ({ kind: "Expr", value: first, ...spanOf(start, this.last()) })) },
-    ]);
+    const tail = this.OR(this.statementTails);
+    return this.ACTION((): A.Stmt => {
+      const span = spanOf(start, this.last());
+      switch (tail.t) {
+        case "expr":
+          return { kind: "Expr", value: first, ...span };
+        case "assign": {
+          const chain = [first, ...tail.values];
+          const value = chain.pop()!;
+          const context = chain.length === 1 ? "single-assign" : "assign";
+          return { kind: "Assign", targets: chain.map((t) => checkTarget(t, context)), value, ...span };
+        }
+        case "aug":
+          return { kind: "AugAssign", target: checkAugTarget(first), op: tail.op, value: tail.value, ...span };
+        case "ann":
+          if (first.kind === "Tuple") throw new ParseFailure("only single target (not tuple) can be annotated", first);
+          if (first.kind === "List") throw new ParseFailure("only single target (not list) can be annotated", first);
+          if (first.kind !== "Name" && first.kind !== "Attribute" && first.kind !== "Subscript") {
+            throw new ParseFailure("illegal target for annotation", first);
+          }
+          return { kind: "AnnAssign", target: first, annotation: tail.annotation, value: tail.value, ...span };
+      }
+    });
   });
+
+  /** What follows the first expression of a statement: `= ...`, `+= ...`, `: annotation`, or nothing. */
+  private readonly statementTails: IOrAlt<StatementTail>[] = [
+    {
+      ALT: () => {
+        const values: A.Expr[] = [];
+        this.AT_LEAST_ONE(() => {
+          this.CONSUME(T.Assign);
+          values.push(this.SUBRULE2(this.starExpressions));
+        });
+        return { t: "assign", values };
+      },
+    },
+    {
+      ALT: () => {
+        const op = this.CONSUME(T.AugAssign) as Token;
+        const value = this.SUBRULE3(this.starExpressions);
+        return { t: "aug", op: op.image.slice(0, -1) as A.BinaryOperator, value };
+      },
+    },
+    {
+      ALT: () => {
+        this.CONSUME(T.Colon);
+        const annotation = this.SUBRULE(this.expression, FLAG_ARGS[0]);
+        let value: A.Expr | null = null;
+        this.OPTION(() => {
+          this.CONSUME2(T.Assign);
+          value = this.SUBRULE4(this.starExpressions);
+        });
+        return { t: "ann", annotation, value };
+      },
+    },
+    { ALT: () => EXPR_TAIL },
+  ];
 
   private returnStatement = this.RULE("returnStatement", (): A.Return => {
     const kw = this.CONSUME(T.Return) as Token;
@@ -651,10 +707,10 @@ export class DialectParser extends EmbeddedActionsParser {
     let exc: A.Expr | null = null;
     let cause: A.Expr | null = null;
     this.OPTION(() => {
-      exc = this.SUBRULE(this.expression);
+      exc = this.SUBRULE(this.expression, { ARGS: [0] });
       this.OPTION2(() => {
         this.CONSUME(T.From);
-        cause = this.SUBRULE2(this.expression);
+        cause = this.SUBRULE2(this.expression, { ARGS: [0] });
       });
     });
     return this.ACTION(() => ({ kind: "Raise" as const, exc, cause, ...spanOf(kw, this.last()) }));
@@ -688,11 +744,11 @@ export class DialectParser extends EmbeddedActionsParser {
 
   private assertStatement = this.RULE("assertStatement", (): A.Assert => {
     const kw = this.CONSUME(T.Assert) as Token;
-    const test = this.SUBRULE(this.expression);
+    const test = this.SUBRULE(this.expression, { ARGS: [0] });
     let msg: A.Expr | null = null;
     this.OPTION(() => {
       this.CONSUME(T.Comma);
-      msg = this.SUBRULE2(this.expression);
+      msg = this.SUBRULE2(this.expression, { ARGS: [0] });
     });
     return this.ACTION(() => ({ kind: "Assert" as const, test, msg, ...spanOf(kw, this.last()) }));
   });
@@ -816,16 +872,6 @@ export class DialectParser extends EmbeddedActionsParser {
 
   // ---------------------------------------------------------------- compound statements
 
-  private compoundStatement = this.RULE("compoundStatement", (): A.Stmt =>
-    this.OR([
-      { ALT: () => this.SUBRULE(this.ifStatement) },
-      { ALT: () => this.SUBRULE(this.whileStatement) },
-      { ALT: () => this.SUBRULE(this.forStatement) },
-      { ALT: () => this.SUBRULE(this.tryStatement) },
-      { ALT: () => this.SUBRULE(this.functionDef) },
-    ]),
-  );
-
   /** An indented block, or simple statements on the header's line. */
   private block = this.RULE("block", (header: BlockHeader): A.Stmt[] =>
     this.OR([
@@ -859,13 +905,13 @@ export class DialectParser extends EmbeddedActionsParser {
 
   private ifStatement = this.RULE("ifStatement", (): A.If => {
     const kw = this.CONSUME(T.If) as Token;
-    const test = this.SUBRULE(this.namedExpression);
+    const test = this.SUBRULE(this.expression, { ARGS: [WALRUS] });
     this.CONSUME(T.Colon);
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "'if' statement"]] });
     const elifs: [Token, A.Expr, A.Stmt[]][] = [];
     this.MANY(() => {
       const ekw = this.CONSUME(T.Elif) as Token;
-      const etest = this.SUBRULE2(this.namedExpression);
+      const etest = this.SUBRULE2(this.expression, { ARGS: [WALRUS] });
       this.CONSUME2(T.Colon);
       const ebody = this.SUBRULE2(this.block, { ARGS: [[ekw, "'elif' statement"]] });
       elifs.push([ekw, etest, ebody]);
@@ -895,7 +941,7 @@ export class DialectParser extends EmbeddedActionsParser {
 
   private whileStatement = this.RULE("whileStatement", (): A.While => {
     const kw = this.CONSUME(T.While) as Token;
-    const test = this.SUBRULE(this.namedExpression);
+    const test = this.SUBRULE(this.expression, { ARGS: [WALRUS] });
     this.CONSUME(T.Colon);
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "'while' statement"]] });
     const orelse = this.OPTION(() => this.SUBRULE(this.elseBlock)) ?? [];
@@ -925,7 +971,7 @@ export class DialectParser extends EmbeddedActionsParser {
   /** `for` targets stop before `in`: operands of the operator rule without membership tests. */
   private targetList = this.RULE("targetList", (): A.Expr => {
     const first = this.tok();
-    const elts: A.Expr[] = [this.SUBRULE(this.targetItem)];
+    const elts: A.Expr[] = [this.SUBRULE(this.expression, { ARGS: [STAR | OPERAND | NO_IN] })];
     let comma = false;
     let more = true;
     this.MANY({
@@ -935,7 +981,7 @@ export class DialectParser extends EmbeddedActionsParser {
         comma = true;
         more = false;
         this.OPTION(() => {
-          elts.push(this.SUBRULE2(this.targetItem));
+          elts.push(this.SUBRULE2(this.expression, { ARGS: [STAR | OPERAND | NO_IN] }));
           more = true;
         });
       },
@@ -946,19 +992,6 @@ export class DialectParser extends EmbeddedActionsParser {
         : elts[0]!,
     );
   });
-
-  private targetItem = this.RULE("targetItem", (): A.Expr =>
-    this.OR([
-      {
-        ALT: () => {
-          const star = this.CONSUME(T.Star) as Token;
-          const value = this.SUBRULE(this.operators, { ARGS: [true] });
-          return this.ACTION((): A.Starred => ({ kind: "Starred", value, ...spanOf(star, this.last()) }));
-        },
-      },
-      { ALT: () => this.SUBRULE2(this.operators, { ARGS: [true] }) },
-    ]),
-  );
 
   private tryStatement = this.RULE("tryStatement", (): A.Try => {
     const kw = this.CONSUME(T.Try) as Token;
@@ -1005,7 +1038,7 @@ export class DialectParser extends EmbeddedActionsParser {
       if (this.LA(1).tokenType === T.Star) throw new ParseFailure(unsupported("except star"), kw, this.tok());
     });
     this.OPTION(() => {
-      type = this.SUBRULE(this.expression);
+      type = this.SUBRULE(this.expression, { ARGS: [0] });
       this.OPTION2(() =>
         this.OR([
           {
@@ -1040,7 +1073,7 @@ export class DialectParser extends EmbeddedActionsParser {
     let returns: A.Expr | null = null;
     this.OPTION3(() => {
       this.CONSUME(T.Arrow);
-      returns = this.SUBRULE(this.expression);
+      returns = this.SUBRULE(this.expression, { ARGS: [0] });
     });
     this.CONSUME(T.Colon);
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "function definition"]] });
@@ -1096,7 +1129,7 @@ export class DialectParser extends EmbeddedActionsParser {
           let value: A.Expr | null = null;
           this.OPTION2(() => {
             this.CONSUME(T.Assign);
-            value = this.SUBRULE(this.expression);
+            value = this.SUBRULE(this.expression, { ARGS: [0] });
           });
           return { t: "param", arg, default: value };
         },
@@ -1111,7 +1144,7 @@ export class DialectParser extends EmbeddedActionsParser {
       GATE: () => annotations,
       DEF: () => {
         this.CONSUME(T.Colon);
-        annotation = this.SUBRULE(this.expression);
+        annotation = this.SUBRULE(this.expression, { ARGS: [0] });
       },
     });
     return this.ACTION(() => ({ kind: "arg" as const, arg: name.image, annotation, ...spanOf(name, this.last()) }));
@@ -1122,108 +1155,122 @@ export class DialectParser extends EmbeddedActionsParser {
   /** `a, *b, c` (a Tuple when there is a comma) */
   private starExpressions = this.RULE("starExpressions", (): A.Expr => {
     const first = this.tok();
-    const elts: A.Expr[] = [this.SUBRULE(this.starExpression)];
-    let comma: Token | null = null;
-    let more = true;
-    this.MANY({
-      GATE: () => more,
-      DEF: () => {
-        comma = this.CONSUME(T.Comma) as Token;
-        more = false;
-        this.OPTION(() => {
-          elts.push(this.SUBRULE2(this.starExpression));
-          more = true;
-        });
-      },
-    });
+    const saved = this.list;
+    const list: ListFrame = { items: [], commas: 0, more: true };
+    this.list = list;
+    this.AT_LEAST_ONE(this.starExpressionStep);
+    this.list = saved;
     return this.ACTION(() => {
-      if (!comma) return elts[0]!;
+      const elts = list.items as A.Expr[];
+      if (elts.length === 0) throw new ParseFailure("invalid syntax", this.tok());
+      if (list.commas === 0) return elts[0]!;
       return { kind: "Tuple", elts, parenthesized: false, ...spanOf(first, this.last()) } as A.Tuple;
     });
   });
 
-  private starExpression = this.RULE("starExpression", (): A.Expr =>
-    this.OR([
-      {
-        ALT: () => {
-          const star = this.CONSUME(T.Star) as Token;
-          const value = this.SUBRULE(this.operators, { ARGS: [false] });
-          return this.ACTION((): A.Starred => ({ kind: "Starred", value, ...spanOf(star, this.last()) }));
-        },
-      },
-      { ALT: () => this.SUBRULE(this.expression) },
-    ]),
-  );
+  /** The comma-separated list being parsed (starExpressions, callArguments); nested lists save it. */
+  private list: ListFrame = { items: [], commas: 0, more: false };
 
-  /** An element of a display or argument list: `*x`, `x := y` or an expression. */
-  private starNamedExpression = this.RULE("starNamedExpression", (): A.Expr =>
-    this.OR([
-      {
-        ALT: () => {
-          const star = this.CONSUME(T.Star) as Token;
-          const value = this.SUBRULE(this.operators, { ARGS: [false] });
-          return this.ACTION((): A.Starred => ({ kind: "Starred", value, ...spanOf(star, this.last()) }));
-        },
-      },
-      { ALT: () => this.SUBRULE(this.namedExpression) },
-    ]),
-  );
+  private readonly listContinues = () => this.list.more;
 
-  private namedExpression = this.RULE("namedExpression", (): A.Expr => {
+  private readonly listComma = () => {
+    this.CONSUME(T.Comma);
+    this.list.commas++;
+    this.list.more = true;
+  };
+
+  private readonly starExpressionStep = {
+    GATE: this.listContinues,
+    DEF: () => {
+      const item = this.SUBRULE(this.expression, FLAG_ARGS[STAR]);
+      this.list.items.push(item);
+      this.list.more = false;
+      this.OPTION(this.listComma);
+    },
+  };
+
+  /**
+   * One expression. `flags` say which of Python's expression levels this is: `*x` allowed (STAR),
+   * `x := y` allowed (WALRUS), an operand only, without conditional or lambda (OPERAND), and
+   * stopping before `in` (NO_IN, for `for` targets). One rule for all of them keeps the number
+   * of rule calls per operand small, which is most of the parser's speed.
+   */
+  public expression = this.RULE("expression", (flags: number): A.Expr => {
+    if (++this.depth > MAX_EXPRESSION_DEPTH && !this.RECORDING_PHASE) {
+      throw new ParseFailure("too many nested expressions (the sandbox's parser limit)", this.tok());
+    }
     const first = this.tok();
-    const target = this.SUBRULE(this.expression);
-    let result: A.Expr = target;
-    this.OPTION(() => {
-      const walrus = this.CONSUME(T.Walrus) as Token;
-      const value = this.SUBRULE2(this.expression);
-      result = this.ACTION((): A.NamedExpr => {
-        if (target.kind !== "Name") {
-          throw new ParseFailure(`cannot use assignment expressions with ${describeExpr(target)}`, target, walrus);
-        }
-        return { kind: "NamedExpr", target, value, ...spanOf(first, this.last()) };
+    this.expressionFlags = flags;
+    let result = this.OR(this.expressionAlternatives);
+    // The optional tails are entered only when their keyword is next (or while Chevrotain records
+    // the grammar), so the common case allocates no closures for them.
+    if (this.RECORDING_PHASE || ((flags & OPERAND) === 0 && this.LA(1).tokenType === T.If)) {
+      const body = result;
+      this.OPTION(() => {
+        this.CONSUME(T.If);
+        const test = this.SUBRULE2(this.operators, NO_IN_ARGS[0]!);
+        this.ACTION(() => {
+          if (this.LA(1).tokenType !== T.Else) {
+            throw new ParseFailure("expected 'else' after 'if' expression", body, test);
+          }
+        });
+        this.CONSUME(T.Else);
+        const orelse = this.SUBRULE2(this.expression, FLAG_ARGS[0]);
+        result = this.ACTION((): A.IfExp => ({ kind: "IfExp", test, body, orelse, ...spanOf(first, this.last()) }));
       });
-    });
+    }
+    if (this.RECORDING_PHASE || ((flags & WALRUS) !== 0 && this.LA(1).tokenType === T.Walrus)) {
+      const target = result;
+      this.OPTION2(() => {
+        const walrus = this.CONSUME(T.Walrus) as Token;
+        const value = this.SUBRULE3(this.expression, FLAG_ARGS[0]);
+        result = this.ACTION((): A.NamedExpr => {
+          if (target.kind !== "Name") {
+            throw new ParseFailure(`cannot use assignment expressions with ${describeExpr(target)}`, target, walrus);
+          }
+          return { kind: "NamedExpr", target, value, ...spanOf(first, this.last()) };
+        });
+      });
+    }
+    this.depth--;
     return result;
   });
 
-  public expression = this.RULE("expression", (): A.Expr => {
-    this.ACTION(() => {
-      if (++this.depth > MAX_EXPRESSION_DEPTH) {
-        throw new ParseFailure("too many nested expressions (the sandbox's parser limit)", this.tok());
-      }
-    });
-    const result = this.OR([
-      { ALT: () => this.SUBRULE(this.lambda) },
-      {
-        ALT: () => {
-          const first = this.tok();
-          const body = this.SUBRULE(this.operators, { ARGS: [false] });
-          let result: A.Expr = body;
-          this.OPTION(() => {
-            this.CONSUME(T.If);
-            const test = this.SUBRULE2(this.operators, { ARGS: [false] });
-            this.ACTION(() => {
-              if (this.LA(1).tokenType !== T.Else) {
-                throw new ParseFailure("expected 'else' after 'if' expression", body, test);
-              }
-            });
-            this.CONSUME(T.Else);
-            const orelse = this.SUBRULE(this.expression);
-            result = this.ACTION((): A.IfExp => ({ kind: "IfExp", test, body, orelse, ...spanOf(first, this.last()) }));
-          });
-          return result;
-        },
+  /** The flags of the innermost `expression` call, read by its alternatives before they recurse. */
+  private expressionFlags = 0;
+
+  // The alternatives carry no GATE (a gated alternation is much slower in Chevrotain); what the
+  // flags forbid is rejected in an action instead.
+  private readonly expressionAlternatives: IOrAlt<A.Expr>[] = [
+    {
+      ALT: () => {
+        const flags = this.expressionFlags;
+        const star = this.CONSUME(T.Star) as Token;
+        const value = this.SUBRULE(this.expression, FLAG_ARGS[OPERAND | (flags & NO_IN)]);
+        return this.ACTION((): A.Starred => {
+          if ((flags & STAR) === 0) throw new ParseFailure("can't use starred expression here", star, this.last());
+          return { kind: "Starred", value, ...spanOf(star, this.last()) };
+        });
       },
-    ]);
-    this.ACTION(() => this.depth--);
-    return result;
-  });
+    },
+    {
+      ALT: () => {
+        const flags = this.expressionFlags;
+        const lambda = this.SUBRULE(this.lambda);
+        return this.ACTION(() => {
+          if ((flags & OPERAND) !== 0) throw new ParseFailure("invalid syntax", lambda);
+          return lambda;
+        });
+      },
+    },
+    { ALT: () => this.SUBRULE(this.operators, NO_IN_ARGS[(this.expressionFlags & NO_IN) !== 0 ? 1 : 0]) },
+  ];
 
   private lambda = this.RULE("lambda", (): A.Lambda => {
     const kw = this.CONSUME(T.Lambda) as Token;
     const items = this.OPTION(() => this.SUBRULE(this.parameters, { ARGS: [false] })) ?? [];
     this.CONSUME(T.Colon);
-    const body = this.SUBRULE(this.expression);
+    const body = this.SUBRULE(this.expression, { ARGS: [0] });
     return this.ACTION(() => ({ kind: "Lambda" as const, args: buildArguments(items, "lambda"), body, ...spanOf(kw, this.last()) }));
   });
 
@@ -1232,153 +1279,234 @@ export class DialectParser extends EmbeddedActionsParser {
    * sequence, folded by precedence. With `noIn`, a bare `in` ends it (for `for` targets).
    */
   private operators = this.RULE("operators", (noIn: boolean): A.Expr => {
+    // The steps below are built once and keep their state on the parser; a nested `operators`
+    // call (inside brackets) saves and restores it.
+    const saved = this.seq;
     const items: SeqItem[] = [];
-    this.MANY(() => items.push({ t: "prefix", token: this.CONSUME(T.UnaryOp) as Token }));
-    const first = this.tok();
-    const expr = this.SUBRULE(this.primary);
-    items.push({ t: "operand", expr, first, last: this.last() });
-    this.MANY2({
-      GATE: () => !(noIn && this.LA(1).tokenType === T.In),
-      DEF: () => {
-        this.OR([
-          {
-            ALT: () => {
-              const token = this.CONSUME(T.BinaryOp) as Token;
-              let info = binaryInfo.get(token.tokenType)!;
-              this.OPTION({
-                GATE: () => token.tokenType === T.Is,
-                DEF: () => {
-                  this.CONSUME(T.Not);
-                  info = IS_NOT;
-                },
-              });
-              items.push({ t: "binary", info, token });
-            },
-          },
-          {
-            ALT: () => {
-              const token = this.CONSUME2(T.Not) as Token;
-              this.CONSUME(T.In);
-              items.push({ t: "binary", info: NOT_IN, token });
-            },
-          },
-        ]);
-        this.MANY3(() => items.push({ t: "prefix", token: this.CONSUME2(T.UnaryOp) as Token }));
-        const first = this.tok();
-        const expr = this.SUBRULE2(this.primary);
-        items.push({ t: "operand", expr, first, last: this.last() });
-      },
+    this.seq = { items, more: true, noIn, isNot: false };
+    this.AT_LEAST_ONE(this.operandStep);
+    const frame = this.seq;
+    this.seq = saved;
+    return this.ACTION(() => {
+      if (frame.more || items.length === 0) throw new ParseFailure("invalid syntax", this.tok());
+      return foldOperators(items);
     });
-    return this.ACTION(() => foldOperators(items));
   });
+
+  private seq: { items: SeqItem[]; more: boolean; noIn: boolean; isNot: boolean } = {
+    items: [],
+    more: false,
+    noIn: false,
+    isNot: false,
+  };
+
+  private readonly prefixStep = (): void => {
+    this.seq.items.push({ t: "prefix", token: this.CONSUME(T.UnaryOp) as Token });
+  };
+
+  private readonly operandStep = {
+    GATE: () => this.seq.more,
+    DEF: () => {
+      this.MANY2(this.prefixStep);
+      const first = this.tok();
+      const expr = this.SUBRULE(this.primary);
+      const seq = this.seq;
+      seq.items.push({ t: "operand", expr, first, last: this.last() });
+      seq.more = false;
+      this.OPTION(this.binaryStep);
+    },
+  };
+
+  private readonly binaryStep = {
+    GATE: () => !(this.seq.noIn && this.LA(1).tokenType === T.In),
+    DEF: () => {
+      this.seq.more = true;
+      this.OR(this.binaryAlternatives);
+    },
+  };
+
+  private readonly binaryAlternatives: IOrAlt<void>[] = [
+    {
+      ALT: () => {
+        const token = this.CONSUME(T.BinaryOp) as Token;
+        const seq = this.seq;
+        seq.isNot = false;
+        this.OPTION2(this.isNotStep);
+        seq.items.push({ t: "binary", info: seq.isNot ? IS_NOT : binaryInfo.get(token.tokenType)!, token });
+      },
+    },
+    {
+      ALT: () => {
+        const token = this.CONSUME2(T.Not) as Token;
+        this.CONSUME(T.In);
+        this.seq.items.push({ t: "binary", info: NOT_IN, token });
+      },
+    },
+  ];
+
+  private readonly isNotStep = {
+    GATE: () => this.last().tokenType === T.Is,
+    DEF: () => {
+      this.CONSUME(T.Not);
+      this.seq.isNot = true;
+    },
+  };
+
+  // Alternatives that use no local variables are built once: Chevrotain's OR takes an array,
+  // and allocating it (and its closures) on every call was a large part of the parse time.
+  private readonly atomAlternatives: IOrAlt<A.Expr>[] = [
+    {
+      ALT: () => {
+        const t = this.CONSUME2(T.Name) as Token;
+        return this.ACTION(
+          (): A.Name => ({
+            kind: "Name",
+            id: t.payload as string,
+            line: t.startLine!,
+            col: t.startColumn!,
+            endLine: t.endLine!,
+            endCol: t.endColumn!,
+          }),
+        );
+      },
+    },
+    { ALT: () => this.constant(this.CONSUME(T.Int) as Token) },
+    { ALT: () => this.constant(this.CONSUME(T.Float) as Token) },
+    { ALT: () => this.constant(this.CONSUME(T.KwNone) as Token, null) },
+    { ALT: () => this.constant(this.CONSUME(T.KwTrue) as Token, true) },
+    { ALT: () => this.constant(this.CONSUME(T.KwFalse) as Token, false) },
+    { ALT: () => this.constant(this.CONSUME(T.Ellipsis) as Token, ELLIPSIS) },
+    { ALT: () => this.SUBRULE(this.strings) },
+    { ALT: () => this.SUBRULE(this.parenthesized) },
+    { ALT: () => this.SUBRULE(this.listDisplay) },
+    { ALT: () => this.SUBRULE(this.braceDisplay) },
+  ];
 
   /** `await`? atom followed by calls, subscripts and attribute accesses. */
   private primary = this.RULE("primary", (): A.Expr => {
-    const awaitKw = this.OPTION(() => this.CONSUME(T.Await) as Token);
+    const awaitKw = this.OPTION(this.awaitStep);
     const first = this.tok();
-    let value = this.SUBRULE(this.atom);
-    this.MANY(() =>
-      this.OR([
-        {
-          ALT: () => {
-            this.CONSUME(T.Dot);
-            const name = this.CONSUME(T.Name) as Token;
-            value = this.ACTION((): A.Attribute => ({ kind: "Attribute", value, attr: name.image, ...spanOf(first, name) }));
-          },
-        },
-        {
-          ALT: () => {
-            const open = this.CONSUME(T.LParen) as Token;
-            const items = this.OPTION2(() => this.SUBRULE(this.callArguments)) ?? [];
-            const close = this.CONSUME(T.RParen) as Token;
-            value = this.ACTION(() => buildCall(value, first, items, open, close));
-          },
-        },
-        {
-          ALT: () => {
-            this.CONSUME(T.LBracket);
-            const slice = this.SUBRULE(this.slices);
-            const close = this.CONSUME(T.RBracket) as Token;
-            value = this.ACTION((): A.Subscript => ({ kind: "Subscript", value, slice, ...spanOf(first, close) }));
-          },
-        },
-      ]),
-    );
+    this.primaryFirst = first;
+    this.primaryValue = this.OR2(this.atomAlternatives);
+    this.primaryFirst = first;
+    this.MANY(this.trailerStep);
+    const value = this.primaryValue;
     return this.ACTION(() =>
       awaitKw ? ({ kind: "Await", value, ...spanOf(awaitKw, this.last()) } as A.Await) : value,
     );
   });
 
-  private callArguments = this.RULE("callArguments", (): CallItem[] => {
-    const items: CallItem[] = [this.SUBRULE(this.callArgument)];
-    let more = true;
-    this.MANY({
-      GATE: () => more,
-      DEF: () => {
-        this.CONSUME(T.Comma);
-        more = false;
-        this.OPTION(() => {
-          items.push(this.SUBRULE2(this.callArgument));
-          more = true;
-        });
-      },
+  /** The expression a trailer applies to, and where it started (for the trailer's span). */
+  private primaryValue: A.Expr = null as unknown as A.Expr;
+  private primaryFirst: Token = null as unknown as Token;
+
+  private readonly awaitStep = (): Token => this.CONSUME(T.Await) as Token;
+
+  private readonly trailerStep = (): void => {
+    // Read before the alternative runs: calls and subscripts parse nested primaries.
+    const value = this.primaryValue;
+    const first = this.primaryFirst;
+    const trailer = this.OR(this.trailerAlternatives);
+    this.primaryValue = this.ACTION((): A.Expr => {
+      switch (trailer.t) {
+        case "attribute":
+          return { kind: "Attribute", value, attr: trailer.name.image, ...spanOf(first, trailer.name) };
+        case "call":
+          return buildCall(value, first, trailer.items, trailer.open, trailer.close);
+        case "subscript":
+          return { kind: "Subscript", value, slice: trailer.slice, ...spanOf(first, trailer.close) };
+      }
     });
-    return items;
+    this.primaryFirst = first;
+  };
+
+  private readonly trailerAlternatives: IOrAlt<Trailer>[] = [
+    {
+      ALT: () => {
+        this.CONSUME(T.Dot);
+        return { t: "attribute", name: this.CONSUME(T.Name) as Token };
+      },
+    },
+    {
+      ALT: () => {
+        const open = this.CONSUME(T.LParen) as Token;
+        const items = this.OPTION2(this.callArgumentsStep) ?? [];
+        return { t: "call", open, items, close: this.CONSUME(T.RParen) as Token };
+      },
+    },
+    {
+      ALT: () => {
+        this.CONSUME(T.LBracket);
+        const slice = this.SUBRULE(this.slices);
+        return { t: "subscript", slice, close: this.CONSUME(T.RBracket) as Token };
+      },
+    },
+  ];
+
+  private readonly callArgumentsStep = (): CallItem[] => this.SUBRULE(this.callArguments);
+
+  private callArguments = this.RULE("callArguments", (): CallItem[] => {
+    const saved = this.list;
+    const list: ListFrame = { items: [], commas: 0, more: true };
+    this.list = list;
+    this.AT_LEAST_ONE(this.callArgumentStep);
+    this.list = saved;
+    return list.items as CallItem[];
   });
 
-  private callArgument = this.RULE("callArgument", (): CallItem =>
-    this.OR([
-      {
-        ALT: () => {
-          const star = this.CONSUME(T.Star) as Token;
-          const value = this.SUBRULE(this.expression);
-          return this.ACTION(() => ({ t: "star", expr: { kind: "Starred", value, ...spanOf(star, this.last()) } }) as CallItem);
-        },
+  private readonly callArgumentStep = {
+    GATE: this.listContinues,
+    DEF: () => {
+      const item = this.OR(this.callArgumentAlternatives);
+      this.list.items.push(item);
+      this.list.more = false;
+      this.OPTION(this.listComma);
+    },
+  };
+
+  private readonly callArgumentAlternatives: IOrAlt<CallItem>[] = [
+    {
+      ALT: () => {
+        const stars = this.CONSUME(T.DoubleStar) as Token;
+        const value = this.SUBRULE2(this.expression, FLAG_ARGS[0]);
+        return this.ACTION(
+          (): CallItem => ({ t: "doublestar", keyword: { kind: "keyword", arg: null, value, ...spanOf(stars, this.last()) } }),
+        );
       },
-      {
-        ALT: () => {
-          const stars = this.CONSUME(T.DoubleStar) as Token;
-          const value = this.SUBRULE2(this.expression);
-          return this.ACTION(
-            () => ({ t: "doublestar", keyword: { kind: "keyword", arg: null, value, ...spanOf(stars, this.last()) } }) as CallItem,
-          );
-        },
+    },
+    {
+      ALT: () => {
+        const expr = this.SUBRULE(this.expression, FLAG_ARGS[STAR | WALRUS]);
+        const tail = this.OR2(this.argumentTails);
+        return this.ACTION((): CallItem => {
+          if (tail === null) return expr.kind === "Starred" ? { t: "star", expr } : { t: "positional", expr };
+          if (Array.isArray(tail)) {
+            return { t: "genexp", expr: { kind: "GeneratorExp", elt: expr, generators: tail, ...spanOf(expr, tail[tail.length - 1]!) } };
+          }
+          if (expr.kind !== "Name") {
+            const message =
+              expr.kind === "Constant" && (expr.value === true || expr.value === false || expr.value === null)
+                ? `cannot assign to ${describeExpr(expr)}`
+                : 'expression cannot contain assignment, perhaps you meant "=="?';
+            throw new ParseFailure(message, expr, tail.eq);
+          }
+          return { t: "keyword", keyword: { kind: "keyword", arg: expr.id, value: tail.value, ...spanOf(expr, this.last()) } };
+        });
       },
-      {
-        ALT: () => {
-          const expr = this.SUBRULE(this.namedExpression);
-          return this.OR2([
-            {
-              ALT: () => {
-                const eq = this.CONSUME(T.Assign) as Token;
-                const value = this.SUBRULE3(this.expression);
-                return this.ACTION((): CallItem => {
-                  if (expr.kind !== "Name") {
-                    const message =
-                      expr.kind === "Constant" && (expr.value === true || expr.value === false || expr.value === null)
-                        ? `cannot assign to ${describeExpr(expr)}`
-                        : 'expression cannot contain assignment, perhaps you meant "=="?';
-                    throw new ParseFailure(message, expr, eq);
-                  }
-                  return { t: "keyword", keyword: { kind: "keyword", arg: expr.id, value, ...spanOf(expr, this.last()) } };
-                });
-              },
-            },
-            {
-              ALT: () => {
-                const generators = this.SUBRULE(this.comprehensionClauses);
-                return this.ACTION((): CallItem => ({
-                  t: "genexp",
-                  expr: { kind: "GeneratorExp", elt: expr, generators, ...spanOf(expr, generators[generators.length - 1]!) },
-                }));
-              },
-            },
-            { ALT: () => ({ t: "positional", expr }) as CallItem },
-          ]);
-        },
+    },
+  ];
+
+  /** After an argument's expression: `= value` (a keyword), comprehension clauses, or nothing. */
+  private readonly argumentTails: IOrAlt<{ eq: Token; value: A.Expr } | A.Comprehension[] | null>[] = [
+    {
+      ALT: () => {
+        const eq = this.CONSUME(T.Assign) as Token;
+        return { eq, value: this.SUBRULE3(this.expression, FLAG_ARGS[0]) };
       },
-    ]),
-  );
+    },
+    { ALT: () => this.SUBRULE(this.comprehensionClauses) },
+    { ALT: () => null },
+  ];
 
   /** The inside of `x[...]`: one index or slice, or several making a Tuple. */
   private slices = this.RULE("slices", (): A.Expr => {
@@ -1405,15 +1533,15 @@ export class DialectParser extends EmbeddedActionsParser {
 
   private slice = this.RULE("slice", (): A.Expr => {
     const start = this.tok();
-    const lower = this.OPTION(() => this.SUBRULE(this.starNamedExpression)) ?? null;
+    const lower = this.OPTION(() => this.SUBRULE(this.expression, { ARGS: [STAR | WALRUS] })) ?? null;
     let result: A.Expr | null = lower;
     this.OPTION2(() => {
       this.CONSUME(T.Colon);
-      const upper = this.OPTION3(() => this.SUBRULE(this.expression)) ?? null;
+      const upper = this.OPTION3(() => this.SUBRULE3(this.expression, { ARGS: [0] })) ?? null;
       let step: A.Expr | null = null;
       this.OPTION4(() => {
         this.CONSUME2(T.Colon);
-        step = this.OPTION5(() => this.SUBRULE2(this.expression)) ?? null;
+        step = this.OPTION5(() => this.SUBRULE2(this.expression, { ARGS: [0] })) ?? null;
       });
       result = this.ACTION((): A.Slice => ({ kind: "Slice", lower, upper, step, ...spanOf(start, this.last()) }));
     });
@@ -1429,11 +1557,11 @@ export class DialectParser extends EmbeddedActionsParser {
       const kw = this.CONSUME(T.For) as Token;
       const target = this.SUBRULE(this.targetList);
       this.CONSUME(T.In);
-      const iter = this.SUBRULE(this.operators, { ARGS: [false] });
+      const iter = this.SUBRULE2(this.expression, { ARGS: [OPERAND] });
       const ifs: A.Expr[] = [];
       this.MANY(() => {
         this.CONSUME(T.If);
-        ifs.push(this.SUBRULE2(this.operators, { ARGS: [false] }));
+        ifs.push(this.SUBRULE3(this.expression, { ARGS: [OPERAND] }));
       });
       this.ACTION(() =>
         clauses.push({
@@ -1450,45 +1578,38 @@ export class DialectParser extends EmbeddedActionsParser {
 
   // ---------------------------------------------------------------- atoms
 
-  private atom = this.RULE("atom", (): A.Expr =>
-    this.OR([
-      {
-        ALT: () => {
-          const t = this.CONSUME(T.Name) as Token;
-          return this.ACTION((): A.Name => ({ kind: "Name", id: t.payload as string, ...tokenSpan(t) }));
-        },
-      },
-      { ALT: () => this.constant(this.CONSUME(T.Int) as Token) },
-      { ALT: () => this.constant(this.CONSUME(T.Float) as Token) },
-      { ALT: () => this.constant(this.CONSUME(T.KwNone) as Token, null) },
-      { ALT: () => this.constant(this.CONSUME(T.KwTrue) as Token, true) },
-      { ALT: () => this.constant(this.CONSUME(T.KwFalse) as Token, false) },
-      { ALT: () => this.constant(this.CONSUME(T.Ellipsis) as Token, ELLIPSIS) },
-      { ALT: () => this.SUBRULE(this.strings) },
-      { ALT: () => this.SUBRULE(this.parenthesized) },
-      { ALT: () => this.SUBRULE(this.listDisplay) },
-      { ALT: () => this.SUBRULE(this.braceDisplay) },
-    ]),
-  );
-
   private constant(t: Token, value?: A.ConstantValue): A.Constant {
     return this.ACTION(() => ({
       kind: "Constant" as const,
       value: value === undefined ? (t.payload as A.ConstantValue) : value,
-      ...tokenSpan(t),
+      line: t.startLine!,
+      col: t.startColumn!,
+      endLine: t.endLine!,
+      endCol: t.endColumn!,
     }));
   }
 
   private strings = this.RULE("strings", (): A.Constant | A.JoinedStr => {
+    const saved = this.pieces;
     const pieces: StringPiece[] = [];
-    this.AT_LEAST_ONE(() =>
-      this.OR([
-        { ALT: () => pieces.push(this.CONSUME(T.String) as Token) },
-        { ALT: () => pieces.push(this.SUBRULE(this.fstring)) },
-      ]),
-    );
+    this.pieces = pieces;
+    this.AT_LEAST_ONE(this.stringPieceStep);
+    this.pieces = saved;
     return this.ACTION(() => joinStrings(pieces));
   });
+
+  /** The pieces of the string literal being parsed; f-string fields may hold nested ones. */
+  private pieces: StringPiece[] = [];
+
+  private readonly stringPieceStep = (): void => {
+    const piece = this.OR(this.stringPieceAlternatives);
+    this.pieces.push(piece);
+  };
+
+  private readonly stringPieceAlternatives: IOrAlt<StringPiece>[] = [
+    { ALT: () => this.CONSUME(T.String) as Token },
+    { ALT: () => this.SUBRULE(this.fstring) },
+  ];
 
   private fstring = this.RULE("fstring", () => {
     const start = this.CONSUME(T.FStringStart) as Token;
@@ -1557,7 +1678,7 @@ export class DialectParser extends EmbeddedActionsParser {
       },
       {
         ALT: () => {
-          const first = this.SUBRULE(this.starNamedExpression);
+          const first = this.SUBRULE(this.expression, { ARGS: [STAR | WALRUS] });
           return this.OR2([
             {
               ALT: () => {
@@ -1598,7 +1719,7 @@ export class DialectParser extends EmbeddedActionsParser {
         comma = true;
         more = false;
         this.OPTION(() => {
-          elts.push(this.SUBRULE(this.starNamedExpression));
+          elts.push(this.SUBRULE(this.expression, { ARGS: [STAR | WALRUS] }));
           more = true;
         });
       },
@@ -1617,7 +1738,7 @@ export class DialectParser extends EmbeddedActionsParser {
       },
       {
         ALT: () => {
-          const first = this.SUBRULE(this.starNamedExpression);
+          const first = this.SUBRULE(this.expression, { ARGS: [STAR | WALRUS] });
           return this.OR2([
             {
               ALT: () => {
@@ -1659,7 +1780,7 @@ export class DialectParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           this.CONSUME(T.DoubleStar);
-          const value = this.SUBRULE(this.operators, { ARGS: [false] });
+          const value = this.SUBRULE3(this.expression, { ARGS: [OPERAND] });
           const entries = this.SUBRULE(this.dictRest, { ARGS: [null, value] });
           const close = this.CONSUME2(T.RBrace) as Token;
           return this.ACTION((): A.Dict => ({ kind: "Dict", keys: entries[0], values: entries[1], ...spanOf(open, close) }));
@@ -1667,12 +1788,12 @@ export class DialectParser extends EmbeddedActionsParser {
       },
       {
         ALT: () => {
-          const first = this.SUBRULE(this.starNamedExpression);
+          const first = this.SUBRULE(this.expression, { ARGS: [STAR | WALRUS] });
           return this.OR2([
             {
               ALT: () => {
                 this.CONSUME(T.Colon);
-                const value = this.SUBRULE(this.expression);
+                const value = this.SUBRULE2(this.expression, { ARGS: [0] });
                 return this.OR3([
                   {
                     ALT: () => {
@@ -1745,7 +1866,7 @@ export class DialectParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           this.CONSUME(T.DoubleStar);
-          const value = this.SUBRULE(this.operators, { ARGS: [false] });
+          const value = this.SUBRULE3(this.expression, { ARGS: [OPERAND] });
           this.ACTION(() => {
             keys.push(null);
             values.push(value);
@@ -1754,14 +1875,14 @@ export class DialectParser extends EmbeddedActionsParser {
       },
       {
         ALT: () => {
-          const key = this.SUBRULE(this.expression);
+          const key = this.SUBRULE(this.expression, { ARGS: [0] });
           this.ACTION(() => {
             if (this.LA(1).tokenType !== T.Colon) {
               throw new ParseFailure("':' expected after dictionary key", key);
             }
           });
           this.CONSUME(T.Colon);
-          const value = this.SUBRULE2(this.expression);
+          const value = this.SUBRULE2(this.expression, { ARGS: [0] });
           this.ACTION(() => {
             keys.push(key);
             values.push(value);

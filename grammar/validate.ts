@@ -1,8 +1,10 @@
 // Checks CPython makes when it compiles rather than parses, reported here as SyntaxErrors
 // before anything runs: `return`/`break`/`continue`/`await` where they cannot be, and
 // `nonlocal` at module level.
+import type { TokenType } from "chevrotain";
 import type * as A from "./ast.js";
 import { ParseFailure } from "./parser.js";
+import * as T from "./tokens.js";
 import { forEachChild } from "./walk.js";
 
 interface Context {
@@ -13,63 +15,95 @@ interface Context {
 
 const MODULE: Context = { inFunction: false, inAsyncFunction: false, inLoop: false };
 
-/** Throws ParseFailure at the first statement or expression that is not allowed where it is. */
-export function checkContext(module: A.Module): void {
-  for (const stmt of module.body) visit(stmt, MODULE);
+/**
+ * Throws ParseFailure at the first statement or expression that is not allowed where it is.
+ * `keywords` are those the scanner saw: without `await`, expressions need no visit at all.
+ */
+export function checkContext(module: A.Module, keywords: ReadonlySet<TokenType>): void {
+  const awaits = keywords.has(T.Await);
+  if (!awaits && !keywords.has(T.Return) && !keywords.has(T.Break) && !keywords.has(T.Continue) && !keywords.has(T.Nonlocal)) {
+    return;
+  }
+  new ContextChecker(awaits).statements(module.body, MODULE);
 }
 
-function visit(node: A.Node, ctx: Context): void {
-  switch (node.kind) {
-    case "Return":
-      if (!ctx.inFunction) throw new ParseFailure("'return' outside function", node);
-      break;
-    case "Break":
-      if (!ctx.inLoop) throw new ParseFailure("'break' outside loop", node);
-      return;
-    case "Continue":
-      if (!ctx.inLoop) throw new ParseFailure("'continue' not properly in loop", node);
-      return;
-    case "Nonlocal":
-      if (!ctx.inFunction) throw new ParseFailure("nonlocal declaration not allowed at module level", node);
-      return;
-    case "Await":
-      if (!ctx.inAsyncFunction) {
-        throw new ParseFailure(ctx.inFunction ? "'await' outside async function" : "'await' outside function", node);
+class ContextChecker {
+  constructor(private readonly awaits: boolean) {}
+
+  statements(body: A.Stmt[], ctx: Context): void {
+    for (const stmt of body) this.statement(stmt, ctx);
+  }
+
+  private statement(stmt: A.Stmt, ctx: Context): void {
+    switch (stmt.kind) {
+      case "Return":
+        if (!ctx.inFunction) throw new ParseFailure("'return' outside function", stmt);
+        break;
+      case "Break":
+        if (!ctx.inLoop) throw new ParseFailure("'break' outside loop", stmt);
+        return;
+      case "Continue":
+        if (!ctx.inLoop) throw new ParseFailure("'continue' not properly in loop", stmt);
+        return;
+      case "Nonlocal":
+        if (!ctx.inFunction) throw new ParseFailure("nonlocal declaration not allowed at module level", stmt);
+        return;
+      case "FunctionDef": {
+        this.expressions(stmt.args, ctx);
+        if (stmt.returns) this.expression(stmt.returns, ctx);
+        this.statements(stmt.body, { inFunction: true, inAsyncFunction: stmt.isAsync, inLoop: false });
+        return;
       }
-      break;
-    case "FunctionDef": {
-      visitArguments(node.args, ctx);
-      if (node.returns) visit(node.returns, ctx);
-      const inner: Context = { inFunction: true, inAsyncFunction: node.isAsync, inLoop: false };
-      for (const stmt of node.body) visit(stmt, inner);
-      return;
-    }
-    case "Lambda": {
-      visitArguments(node.args, ctx);
-      visit(node.body, { inFunction: true, inAsyncFunction: false, inLoop: false });
-      return;
-    }
-    case "For":
-    case "While": {
-      if (node.kind === "For") {
-        visit(node.target, ctx);
-        visit(node.iter, ctx);
-      } else {
-        visit(node.test, ctx);
+      case "For":
+      case "While": {
+        if (stmt.kind === "For") {
+          this.expression(stmt.target, ctx);
+          this.expression(stmt.iter, ctx);
+        } else {
+          this.expression(stmt.test, ctx);
+        }
+        this.statements(stmt.body, { ...ctx, inLoop: true });
+        this.statements(stmt.orelse, ctx);
+        return;
       }
-      const loop: Context = { ...ctx, inLoop: true };
-      for (const stmt of node.body) visit(stmt, loop);
-      for (const stmt of node.orelse) visit(stmt, ctx);
-      return;
+      case "If":
+        this.expression(stmt.test, ctx);
+        this.statements(stmt.body, ctx);
+        this.statements(stmt.orelse, ctx);
+        return;
+      case "Try":
+        this.statements(stmt.body, ctx);
+        for (const handler of stmt.handlers) {
+          if (handler.type) this.expression(handler.type, ctx);
+          this.statements(handler.body, ctx);
+        }
+        this.statements(stmt.orelse, ctx);
+        this.statements(stmt.finalbody, ctx);
+        return;
+    }
+    if (this.awaits) forEachChild(stmt, (child) => this.expression(child as A.Expr, ctx));
+  }
+
+  private expressions(args: A.Arguments, ctx: Context): void {
+    if (!this.awaits) return;
+    for (const d of args.defaults) this.expression(d, ctx);
+    for (const d of args.kwDefaults) if (d) this.expression(d, ctx);
+    for (const a of [...args.posonlyargs, ...args.args, ...args.kwonlyargs, args.vararg, args.kwarg]) {
+      if (a?.annotation) this.expression(a.annotation, ctx);
     }
   }
-  forEachChild(node, (child) => visit(child, ctx));
-}
 
-function visitArguments(args: A.Arguments, ctx: Context): void {
-  for (const d of args.defaults) visit(d, ctx);
-  for (const d of args.kwDefaults) if (d) visit(d, ctx);
-  for (const a of [...args.posonlyargs, ...args.args, ...args.kwonlyargs, args.vararg, args.kwarg]) {
-    if (a?.annotation) visit(a.annotation, ctx);
+  /** Only `await` matters inside expressions, and lambdas are functions that are never async. */
+  private expression(node: A.Node, ctx: Context): void {
+    if (!this.awaits) return;
+    if (node.kind === "Await" && !ctx.inAsyncFunction) {
+      throw new ParseFailure(ctx.inFunction ? "'await' outside async function" : "'await' outside function", node);
+    }
+    if (node.kind === "Lambda") {
+      this.expressions(node.args, ctx);
+      this.expression(node.body, { inFunction: true, inAsyncFunction: false, inLoop: false });
+      return;
+    }
+    forEachChild(node, (child) => this.expression(child, ctx));
   }
 }
