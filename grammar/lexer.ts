@@ -116,6 +116,8 @@ class Scanner {
   /** Depth of replacement fields inside format specs (CPython allows two levels). */
   private specDepth = 0;
   private readonly keywordsSeen = new Set<TokenType>();
+  /** The quote characters of the f-strings whose replacement fields are being scanned. */
+  private readonly fieldQuotes: number[] = [];
   /** Offset of the body of the string being scanned, for CPython's escape-error positions. */
   private bodyStart = 0;
 
@@ -606,7 +608,7 @@ class Scanner {
           throw this.error(`invalid digit '${src[this.pos]}' in ${kind} literal`);
         }
         if (count === 0 || src.charCodeAt(this.pos - 1) === Ch.Underscore) {
-          throw this.error(`invalid ${kind} literal`);
+          throw this.error(`invalid ${kind} literal`, this.line, this.col(this.pos - 1));
         }
         break;
       }
@@ -652,13 +654,13 @@ class Scanner {
     let chunk = this.pos;
     for (;;) {
       const c = src.charCodeAt(this.pos);
-      if (Number.isNaN(c)) throw this.unterminated(startLine, startColumn, triple);
+      if (Number.isNaN(c)) throw this.unterminatedInField(quote, startLine, startColumn, triple);
       if (c === quote) {
         if (!triple) break;
         if (src.charCodeAt(this.pos + 1) === quote && src.charCodeAt(this.pos + 2) === quote) break;
         this.pos++;
       } else if (c === Ch.LF || c === Ch.CR) {
-        if (!triple) throw this.unterminated(startLine, startColumn, false);
+        if (!triple) throw this.unterminatedInField(quote, startLine, startColumn, false);
         value += src.slice(chunk, this.pos) + "\n";
         this.newline();
         chunk = this.pos;
@@ -683,6 +685,16 @@ class Scanner {
     const image = src.slice(start, this.pos);
     const payload = bytes ? latin1Bytes(value) : value;
     this.push(T.String, image, start, startLine, startColumn, payload, bytes);
+  }
+
+  /**
+   * In a replacement field, a string opened with the f-string's own quote and never closed was
+   * almost surely meant to close the f-string (`f'{x'`): CPython 3.11 says a `}` is missing.
+   */
+  private unterminatedInField(quote: number, line: number, column: number, triple: boolean): PySyntaxError {
+    const enclosing = this.fieldQuotes[this.fieldQuotes.length - 1];
+    if (!triple && enclosing === quote) return this.error("f-string: expecting '}'", line, column);
+    return this.unterminated(line, column, triple);
   }
 
   private unterminated(line: number, column: number, triple: boolean): PySyntaxError {
@@ -912,7 +924,9 @@ class Scanner {
     this.brackets.push({ char: "{", offset: open, line, column, field: true });
     const exprStart = this.pos;
     const tokenCount = this.tokens.length;
+    this.fieldQuotes.push(quote);
     this.scanInField(triple, startLine, startColumn);
+    this.fieldQuotes.pop();
     if (this.tokens.length === tokenCount) {
       throw this.error("f-string: empty expression not allowed");
     }

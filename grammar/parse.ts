@@ -6,8 +6,15 @@ import { scan, type Token } from "./lexer.js";
 import { DialectParser, ParseFailure, type RecognitionRecord } from "./parser.js";
 import * as T from "./tokens.js";
 import { checkContext } from "./validate.js";
+import { depthExceeds } from "./walk.js";
 
 let parser: DialectParser | undefined;
+
+/**
+ * The deepest AST accepted. Consumers (the interpreter's compiler) may recurse over the tree, so
+ * depth is bounded here; CPython's compiler gives up between 1,000 and 3,000 levels.
+ */
+export const MAX_AST_DEPTH = 1200;
 
 /** The parser is built once (Chevrotain analyses the grammar then) and reused; parsing is synchronous. */
 export function getParser(): DialectParser {
@@ -21,6 +28,11 @@ export function parse(source: string): A.Module {
   try {
     const module = getParser().parseTokens(tokens);
     checkContext(module, keywordsSeen);
+    // Each level of nesting takes at least one token, so short scripts cannot be too deep.
+    if (tokens.length > MAX_AST_DEPTH) {
+      const deep = depthExceeds(module, MAX_AST_DEPTH);
+      if (deep) throw new ParseFailure(`expression nested too deeply (more than ${MAX_AST_DEPTH} levels)`, deep);
+    }
     return module;
   } catch (error) {
     if (unclosed) {

@@ -1526,7 +1526,7 @@ export class DialectParser extends EmbeddedActionsParser {
       },
     });
     return this.ACTION(() => {
-      if (!comma) return elts[0]!;
+      if (!comma && elts[0]!.kind !== "Starred") return elts[0]!;
       return { kind: "Tuple", elts, parenthesized: false, ...spanOf(first, this.last()) } as A.Tuple;
     });
   });

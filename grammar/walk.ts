@@ -97,3 +97,19 @@ export function walk(node: A.Node, visit: (node: A.Node) => void): void {
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
 }
+
+/** The depth of the deepest node below `root`, counting `root` as 1; stops counting at `limit`. */
+export function depthExceeds(root: A.Node, limit: number): A.Node | null {
+  const nodes: A.Node[] = [root];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > limit) return node;
+    forEachChild(node, (child) => {
+      nodes.push(child);
+      depths.push(depth + 1);
+    });
+  }
+  return null;
+}
