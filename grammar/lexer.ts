@@ -644,12 +644,7 @@ class Scanner {
     const src = this.src;
     const raw = prefix.includes("r");
     const bytes = prefix.includes("b");
-    const startLine = this.line;
-    const startColumn = this.col(start);
-    const quote = src.charCodeAt(this.pos);
-    const triple = src.charCodeAt(this.pos + 1) === quote && src.charCodeAt(this.pos + 2) === quote;
-    this.pos += triple ? 3 : 1;
-    this.bodyStart = this.pos;
+    const { startLine, startColumn, quote, triple } = this.openQuote(start);
     let value = "";
     let chunk = this.pos;
     for (;;) {
@@ -695,6 +690,18 @@ class Scanner {
     const enclosing = this.fieldQuotes[this.fieldQuotes.length - 1];
     if (!triple && enclosing === quote) return this.error("f-string: expecting '}'", line, column);
     return this.unterminated(line, column, triple);
+  }
+
+  /** Steps over an opening quote (single or triple) at `this.pos`; `start` is where the prefix began. */
+  private openQuote(start: number): { startLine: number; startColumn: number; quote: number; triple: boolean } {
+    const src = this.src;
+    const startLine = this.line;
+    const startColumn = this.col(start);
+    const quote = src.charCodeAt(this.pos);
+    const triple = src.charCodeAt(this.pos + 1) === quote && src.charCodeAt(this.pos + 2) === quote;
+    this.pos += triple ? 3 : 1;
+    this.bodyStart = this.pos;
+    return { startLine, startColumn, quote, triple };
   }
 
   private unterminated(line: number, column: number, triple: boolean): PySyntaxError {
@@ -807,12 +814,7 @@ class Scanner {
   private fstring(start: number, prefix: string): void {
     const src = this.src;
     const raw = prefix.includes("r");
-    const startLine = this.line;
-    const startColumn = this.col(start);
-    const quote = src.charCodeAt(this.pos);
-    const triple = src.charCodeAt(this.pos + 1) === quote && src.charCodeAt(this.pos + 2) === quote;
-    this.pos += triple ? 3 : 1;
-    this.bodyStart = this.pos;
+    const { startLine, startColumn, quote, triple } = this.openQuote(start);
     this.push(T.FStringStart, src.slice(start, this.pos), start, startLine, startColumn, prefix);
     const closed = this.fstringLiteral(raw, quote, triple, startLine, startColumn, false);
     if (!closed) throw this.unterminated(startLine, startColumn, triple);
