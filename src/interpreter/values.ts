@@ -1,0 +1,277 @@
+// Python values as JavaScript values. The representation is chosen for speed on the common paths
+// of orchestration scripts (ints, strings, lists and dicts of tool results):
+//
+//   None      -> null                  bool  -> boolean
+//   int       -> number (a safe integer) or bigint (outside ±2^53; always normalized back)
+//   float     -> PyFloat (boxed, so 1 and 1.0 stay distinct)
+//   str       -> string (Python semantics are code points: see strings.ts)
+//   list      -> PyList (wraps a JS array)            tuple -> PyTuple
+//   dict      -> PyDict (insertion-ordered, Python hashing, never a JS object)
+//   set       -> PySet (frozen for frozenset)         bytes -> PyBytes
+//   range     -> PyRange            functions, modules, exceptions, host objects: their classes
+//
+// Tool results (JSON) map onto this directly: objects become PyDict, arrays PyList.
+
+export type Value =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | PyFloat
+  | PyList
+  | PyTuple
+  | PyDict
+  | PySet
+  | PyBytes
+  | PyRange
+  | PyObject;
+
+/** Every other value (functions, modules, exceptions, iterators, host objects) is a PyObject. */
+export abstract class PyObject {
+  /** The Python type name, as `type(x).__name__` would say. */
+  abstract get typeName(): string;
+}
+
+export class PyFloat {
+  constructor(readonly v: number) {}
+}
+
+export class PyList {
+  constructor(public items: Value[]) {}
+}
+
+export class PyTuple {
+  constructor(readonly items: readonly Value[]) {}
+}
+
+export const EMPTY_TUPLE = new PyTuple([]);
+
+export class PyBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+export class PyRange {
+  constructor(
+    readonly start: number,
+    readonly stop: number,
+    readonly step: number,
+  ) {}
+
+  get length(): number {
+    const { start, stop, step } = this;
+    if (step > 0) return stop > start ? Math.floor((stop - start - 1) / step) + 1 : 0;
+    return start > stop ? Math.floor((start - stop - 1) / -step) + 1 : 0;
+  }
+
+  at(i: number): number {
+    return this.start + i * this.step;
+  }
+}
+
+// ------------------------------------------------------------------ hashing
+
+/**
+ * The JS Map key of a hashable Python value. Equal Python values (1 == 1.0 == True) give the same
+ * key. Strings are their own key; composite keys (tuples, frozensets, None) are strings that start
+ * with NUL, and a real string starting with NUL is escaped with a second NUL.
+ */
+export type HashKey = string | number | bigint;
+
+export class UnhashableError {
+  constructor(readonly typeName: string) {}
+}
+
+export function hashKey(v: Value): HashKey {
+  if (typeof v === "string") return v.charCodeAt(0) === 0 ? "\u0000\u0000" + v : v;
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "bigint") return v;
+  if (v === null) return "\u0000N";
+  if (v instanceof PyFloat) return floatKey(v.v);
+  if (v instanceof PyTuple) return "\u0000(" + v.items.map(keyText).join(",") + ")";
+  if (v instanceof PySet && v.frozen) return "\u0000{" + [...v.map.keys()].map(keyTextOfKey).sort().join(",") + "}";
+  if (v instanceof PyBytes) return "\u0000b" + Buffer.from(v.bytes).toString("latin1");
+  if (v instanceof PyObject && hashableObjects.has(v.typeName)) return objectKey(v);
+  throw new UnhashableError(typeName(v));
+}
+
+/** Functions, types, modules and other objects hash by identity. */
+const hashableObjects = new Set(["function", "builtin_function_or_method", "type", "module", "method", "NoneType"]);
+const identities = new WeakMap<object, number>();
+let nextIdentity = 1;
+function objectKey(o: object): string {
+  let id = identities.get(o);
+  if (id === undefined) {
+    id = nextIdentity++;
+    identities.set(o, id);
+  }
+  return "\u0000@" + id;
+}
+
+function floatKey(x: number): HashKey {
+  if (Number.isInteger(x)) return Number.isSafeInteger(x) ? x : BigInt(x);
+  return x;
+}
+
+function keyText(v: Value): string {
+  return keyTextOfKey(hashKey(v));
+}
+
+function keyTextOfKey(k: HashKey): string {
+  if (typeof k === "string") return k.charCodeAt(0) === 0 ? k : JSON.stringify(k);
+  if (typeof k === "bigint") return k.toString();
+  return Number.isInteger(k) ? String(k) : "f" + String(k);
+}
+
+// ------------------------------------------------------------------ dict and set
+
+export class PyDict {
+  /** Values by key, in insertion order. */
+  readonly map = new Map<HashKey, Value>();
+  /** The original key where it is not the HashKey itself (floats, bools, tuples, None...). */
+  private originals: Map<HashKey, Value> | null = null;
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  get(key: Value): Value | undefined {
+    return this.map.get(hashKey(key));
+  }
+
+  /** Sets `key`; an existing equal key keeps its original spelling, as in Python. */
+  set(key: Value, value: Value): void {
+    const k = hashKey(key);
+    if (!this.map.has(k) && k !== key) (this.originals ??= new Map()).set(k, key);
+    this.map.set(k, value);
+  }
+
+  has(key: Value): boolean {
+    return this.map.has(hashKey(key));
+  }
+
+  delete(key: Value): boolean {
+    const k = hashKey(key);
+    this.originals?.delete(k);
+    return this.map.delete(k);
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.originals = null;
+  }
+
+  /** The Python key stored under HashKey `k`. */
+  keyOf(k: HashKey): Value {
+    const original = this.originals?.get(k);
+    if (original !== undefined) return original;
+    return typeof k === "string" && k.charCodeAt(0) === 0 && k.charCodeAt(1) === 0 ? k.slice(2) : (k as Value);
+  }
+
+  *keys(): IterableIterator<Value> {
+    for (const k of this.map.keys()) yield this.keyOf(k);
+  }
+
+  *entries(): IterableIterator<[Value, Value]> {
+    for (const [k, v] of this.map) yield [this.keyOf(k), v];
+  }
+
+  /** A dict with string keys, the shape of most tool results. */
+  static fromStringRecord(record: Record<string, Value>): PyDict {
+    const d = new PyDict();
+    for (const key of Object.keys(record)) d.set(key, record[key]!);
+    return d;
+  }
+}
+
+export class PySet {
+  readonly map = new Map<HashKey, Value>();
+
+  constructor(readonly frozen = false) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  add(v: Value): void {
+    const k = hashKey(v);
+    if (!this.map.has(k)) this.map.set(k, v);
+  }
+
+  has(v: Value): boolean {
+    return this.map.has(hashKey(v));
+  }
+
+  delete(v: Value): boolean {
+    return this.map.delete(hashKey(v));
+  }
+
+  values(): IterableIterator<Value> {
+    return this.map.values();
+  }
+}
+
+// ------------------------------------------------------------------ type names and predicates
+
+export function typeName(v: Value): string {
+  switch (typeof v) {
+    case "string":
+      return "str";
+    case "number":
+    case "bigint":
+      return "int";
+    case "boolean":
+      return "bool";
+  }
+  if (v === null) return "NoneType";
+  if (v instanceof PyFloat) return "float";
+  if (v instanceof PyList) return "list";
+  if (v instanceof PyDict) return "dict";
+  if (v instanceof PyTuple) return "tuple";
+  if (v instanceof PySet) return v.frozen ? "frozenset" : "set";
+  if (v instanceof PyBytes) return "bytes";
+  if (v instanceof PyRange) return "range";
+  return v.typeName;
+}
+
+/** A Python int (bool excluded). */
+export function isInt(v: Value): v is number | bigint {
+  return typeof v === "number" || typeof v === "bigint";
+}
+
+/** The int value of an int or bool, as bigint. */
+export function toBigInt(v: number | bigint | boolean): bigint {
+  return typeof v === "bigint" ? v : BigInt(typeof v === "boolean" ? (v ? 1 : 0) : v);
+}
+
+/** Normalizes an integer result: safe integers as numbers, the rest as bigint. */
+export function normInt(v: bigint): number | bigint {
+  return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+}
+
+/** An integer result of number arithmetic, made exact if it left the safe range. */
+export function intResult(exact: () => bigint, approx: number): number | bigint {
+  return Number.isSafeInteger(approx) ? approx : normInt(exact());
+}
+
+export function truthy(v: Value): boolean {
+  switch (typeof v) {
+    case "boolean":
+      return v;
+    case "number":
+      return v !== 0;
+    case "string":
+      return v.length > 0;
+    case "bigint":
+      return v !== 0n;
+  }
+  if (v === null) return false;
+  if (v instanceof PyList) return v.items.length > 0;
+  if (v instanceof PyDict || v instanceof PySet) return v.size > 0;
+  if (v instanceof PyFloat) return v.v !== 0;
+  if (v instanceof PyTuple) return v.items.length > 0;
+  if (v instanceof PyBytes) return v.bytes.length > 0;
+  if (v instanceof PyRange) return v.length > 0;
+  return true;
+}
