@@ -1,20 +1,121 @@
 #!/usr/bin/env node
-// code-mode-exec: runs one script. Until the interpreter lands (issue #3) it only checks syntax:
-// `code-mode-exec --check SCRIPT.py` prints the SyntaxError (if any) as JSON.
+// code-mode-exec: runs one script in the sandbox and prints its SandboxResult as one JSON object
+// (SPEC §8). Exit code 0 when the script completed, 1 when it raised or hit a limit, 2 for usage
+// or configuration errors.
 import { readFileSync } from "node:fs";
-import { tryParse } from "../../grammar/parse.js";
+import { stringifyPlain } from "../interpreter/boundary.js";
+import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";
+import { execute } from "../interpreter/execute.js";
 
-const args = process.argv.slice(2);
-if (args[0] !== "--check" || args.length !== 2) {
-  process.stderr.write("usage: code-mode-exec --check SCRIPT.py   (running scripts arrives with the interpreter)\n");
-  process.exit(2);
+const USAGE = `usage: code-mode-exec SCRIPT.py [options] [-- ARGS...]
+       code-mode-exec -c CODE [options]
+       code-mode-exec - [options]            (the script on standard input)
+
+options:
+  --config FILE                 limits from a JSON file: {"limits": {...}}, or a gateway config.json
+  --timeout SECONDS             tool_execution_timeout: each tool call and the whole run
+${LIMIT_FIELDS.filter((f) => f !== "tool_execution_timeout")
+  .map((f) => `  --${f.replace(/_/g, "-")} N`)
+  .join("\n")}`;
+
+class UsageError extends Error {}
+
+interface Invocation {
+  source: string;
+  filename: string;
+  limits: Partial<Limits>;
 }
-const source = args[1] === "-" ? readFileSync(0, "utf8") : readFileSync(args[1]!, "utf8");
-const outcome = tryParse(source);
-if (outcome.ok) {
-  process.stdout.write(JSON.stringify({ ok: true, statements: outcome.module.body.length }) + "\n");
-} else {
-  process.stdout.write(JSON.stringify({ ok: false, error: outcome.error.toJSON() }) + "\n");
-  process.stderr.write(outcome.error.format() + "\n");
-  process.exit(1);
+
+function limitsFromConfig(path: string): Partial<Limits> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new UsageError(`cannot read config ${path}: ${(e as Error).message}`);
+  }
+  const config = parsed as Record<string, any>;
+  const limits = {
+    ...(config.client_config?.mcp_code_mode_limits ?? {}),
+    ...(config.mcp?.tool_manager_config?.code_mode_limits ?? {}),
+    ...(config.limits ?? {}),
+  } as Partial<Limits>;
+  const timeout = config.mcp?.tool_manager_config?.tool_execution_timeout ?? config.client_config?.mcp_tool_execution_timeout;
+  if (timeout !== undefined && limits.tool_execution_timeout === undefined) limits.tool_execution_timeout = timeout;
+  return limits;
 }
+
+function parseArgs(argv: string[]): Invocation {
+  let source: string | null = null;
+  let filename = "<script>";
+  let limits: Partial<Limits> = {};
+  const flags: Partial<Limits> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === "--") break;
+    if (arg === "-h" || arg === "--help") throw new UsageError("");
+    if (arg === "-c") {
+      source = value();
+      filename = "<string>";
+    } else if (arg === "-") {
+      source = readFileSync(0, "utf8");
+      filename = "<stdin>";
+    } else if (arg === "--config") {
+      limits = limitsFromConfig(value());
+    } else if (arg === "--timeout") {
+      flags.tool_execution_timeout = Number(value());
+    } else if (arg.startsWith("--")) {
+      const field = arg.slice(2).replace(/-/g, "_") as keyof Limits;
+      if (!LIMIT_FIELDS.includes(field)) throw new UsageError(`unknown option ${arg}`);
+      const n = Number(value());
+      if (!Number.isFinite(n)) throw new UsageError(`${arg} needs a number`);
+      flags[field] = n;
+    } else if (source === null) {
+      try {
+        source = readFileSync(arg, "utf8");
+      } catch (e) {
+        throw new UsageError(`cannot read ${arg}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      filename = arg;
+    } else {
+      throw new UsageError(`unexpected argument ${arg}`);
+    }
+  }
+  if (source === null) throw new UsageError("no script given");
+  const merged = { ...limits, ...flags };
+  try {
+    resolveLimits(merged);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return { source, filename, limits: merged };
+}
+
+async function main(): Promise<number> {
+  let invocation: Invocation;
+  try {
+    invocation = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    if (e.message) process.stderr.write(`code-mode-exec: ${e.message}\n`);
+    process.stderr.write(USAGE + "\n");
+    return 2;
+  }
+  const result = await execute(invocation.source, { limits: invocation.limits, filename: invocation.filename });
+  process.stdout.write(stringifyPlain(result) + "\n");
+  return result.returncode;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`code-mode-exec: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -34,6 +34,7 @@ const OSError = new PyExcType("OSError", Exception);
 const ValueError = new PyExcType("ValueError", Exception);
 const NameError = new PyExcType("NameError", Exception);
 const ImportError = new PyExcType("ImportError", Exception);
+const UnicodeError = new PyExcType("UnicodeError", ValueError);
 
 /** Every exception class a script can name, by name. */
 export const EXC = {
@@ -46,7 +47,9 @@ export const EXC = {
   KeyError: new PyExcType("KeyError", LookupError),
   IndexError: new PyExcType("IndexError", LookupError),
   ValueError,
-  UnicodeError: new PyExcType("UnicodeError", ValueError),
+  UnicodeError,
+  UnicodeEncodeError: new PyExcType("UnicodeEncodeError", UnicodeError),
+  UnicodeDecodeError: new PyExcType("UnicodeDecodeError", UnicodeError),
   TypeError: new PyExcType("TypeError", Exception),
   AttributeError: new PyExcType("AttributeError", Exception),
   NameError,
@@ -80,6 +83,8 @@ export class PyException extends PyObject {
   /** Extra attributes: `ToolError` has `server`, `tool`, `message`. */
   readonly attrs = new Map<string, Value>();
   traceback: TraceEntry[] = [];
+  /** Advice for the reader (usually a model): what to write instead. */
+  hints: string[] = [];
   cause: PyException | null = null;
   context: PyException | null = null;
   suppressContext = false;
@@ -93,6 +98,14 @@ export class PyException extends PyObject {
 
   get typeName(): string {
     return this.type.name;
+  }
+
+  pyRepr(repr: (v: Value) => string): string {
+    return `${this.type.name}(${this.args.map(repr).join(", ")})`;
+  }
+
+  pyStr(str: (v: Value) => string, repr: (v: Value) => string): string {
+    return this.message(str, repr);
   }
 
   /** `str(exc)`, given the interpreter's repr/str. */

@@ -275,3 +275,19 @@ export function truthy(v: Value): boolean {
   if (v instanceof PyRange) return v.length > 0;
   return true;
 }
+
+/** A finite double as an exact fraction num/den, den a power of two (lowest terms). */
+export function floatRatio(x: number): [bigint, bigint] {
+  let num = x;
+  let den = 1n;
+  while (!Number.isInteger(num)) {
+    num *= 2;
+    den *= 2n;
+  }
+  let n = BigInt(num);
+  while (den > 1n && n % 2n === 0n) {
+    n /= 2n;
+    den /= 2n;
+  }
+  return [n, den];
+}

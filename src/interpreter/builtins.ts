@@ -1,0 +1,756 @@
+// The built-in functions and types of the dialect (SPEC §1). Each charges the budget in
+// proportion to its work. What Python has but the sandbox must not (open, eval, exec, input,
+// __import__...) is absent; using one is a NameError that says so.
+import { EXC, PyExcType, PyException, pyError } from "./errors.js";
+import { ascii, formatValue } from "./format.js";
+import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
+import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyIterator, PyModule, PyType } from "./objects.js";
+import { binary, cmp, equals, hashOf, iterate, length as lengthOf, unary } from "./ops.js";
+import { repr as reprOf, str as strOf } from "./repr.js";
+import { cpLength } from "./strings.js";
+import { dictFromKeys, sortValues, updateDict } from "./methods/containers.js";
+import { maketrans } from "./methods/str.js";
+import {
+  EMPTY_TUPLE,
+  isInt,
+  normInt,
+  PyBytes,
+  PyDict,
+  PyFloat,
+  PyList,
+  PyObject,
+  PyRange,
+  PySet,
+  PyTuple,
+  floatRatio,
+  toBigInt,
+  truthy,
+  typeName,
+  type Value,
+} from "./values.js";
+import { PyFunction } from "./compile.js";
+
+/** Things Python has that the sandbox leaves out on purpose, and what to do instead. */
+export const ABSENT_BUILTINS: Record<string, string> = {
+  open: "there is no file system in the sandbox; call a tool that reads files",
+  eval: "evaluating code is not supported in the sandbox",
+  exec: "executing code is not supported in the sandbox",
+  compile: "compiling code is not supported in the sandbox",
+  __import__: "use an import statement (available: json, math, asyncio)",
+  input: "there is no standard input in the sandbox",
+  globals: "introspection is not supported in the sandbox",
+  locals: "introspection is not supported in the sandbox",
+  vars: "introspection is not supported in the sandbox",
+  dir: "introspection is not supported in the sandbox; read the tool stubs instead",
+  breakpoint: "debugging is not supported in the sandbox",
+  exit: "end the script instead; set RESULT to return a value",
+  quit: "end the script instead; set RESULT to return a value",
+  setattr: "attribute assignment is not supported in the sandbox; use a dict",
+  delattr: "attribute deletion is not supported in the sandbox; use a dict",
+  memoryview: "memoryview is not supported in the sandbox",
+  classmethod: "classes are not supported in the sandbox",
+  staticmethod: "classes are not supported in the sandbox",
+  property: "classes are not supported in the sandbox",
+  super: "classes are not supported in the sandbox",
+  object: "classes are not supported in the sandbox",
+};
+
+const trueArg = (v: Value | undefined): boolean => v !== undefined && truthy(v);
+
+function iterator(next: () => Value | typeof DONE, kind: string): PyIterator {
+  return new PyIterator(next, kind);
+}
+
+// ------------------------------------------------------------------ conversions
+
+const INT_LITERAL = /^[+-]?(\d+(_\d+)*)$/;
+
+/** int(x[, base]). */
+function toInt(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  const [x, base] = bind("int", { names: ["x", "base"], required: 0 }, args, kwargs);
+  if (x === undefined) return 0;
+  if (base !== undefined) {
+    if (typeof x !== "string") throw pyError("TypeError", "int() can't convert non-string with explicit base");
+    return parseIntText(ctx, x, intArg("int", base));
+  }
+  if (typeof x === "number" || typeof x === "bigint") return x;
+  if (typeof x === "boolean") return x ? 1 : 0;
+  if (x instanceof PyFloat) {
+    if (Number.isNaN(x.v)) throw pyError("ValueError", "cannot convert float NaN to integer");
+    if (!Number.isFinite(x.v)) throw pyError("OverflowError", "cannot convert float infinity to integer");
+    const t = Math.trunc(x.v);
+    return Number.isSafeInteger(t) ? (t === 0 ? 0 : t) : normInt(BigInt(t));
+  }
+  if (typeof x === "string") return parseIntText(ctx, x, 10);
+  throw pyError("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${typeName(x)}'`);
+}
+
+function parseIntText(ctx: NativeContext, text: string, base: number): Value {
+  if (base !== 0 && (base < 2 || base > 36)) throw pyError("ValueError", "int() base must be >= 2 and <= 36, or 0");
+  ctx.budget.checkSize(text.length);
+  ctx.budget.step(text.length >> 4);
+  const invalid = () => pyError("ValueError", `invalid literal for int() with base ${base}: ${reprOf(text)}`);
+  let s = text.trim();
+  let sign = 1n;
+  if (s.startsWith("-") || s.startsWith("+")) {
+    if (s[0] === "-") sign = -1n;
+    s = s.slice(1);
+  }
+  let b = base;
+  const prefix = s.slice(0, 2).toLowerCase();
+  const prefixes: Record<string, number> = { "0x": 16, "0o": 8, "0b": 2 };
+  if (prefixes[prefix] && (b === 0 || b === prefixes[prefix])) {
+    b = prefixes[prefix]!;
+    s = s.slice(2);
+    if (s.startsWith("_")) s = s.slice(1);
+  } else if (b === 0) {
+    if (/^0+(_0+)*$/.test(s)) return 0;
+    if (s.startsWith("0")) throw invalid();
+    b = 10;
+  }
+  if (s === "" || s.startsWith("_") || s.endsWith("_") || s.includes("__")) throw invalid();
+  s = s.replace(/_/g, "");
+  if (b === 10 && !INT_LITERAL.test(s)) throw invalid();
+  let value = 0n;
+  const big = BigInt(b);
+  for (const ch of s.toLowerCase()) {
+    const d = parseInt(ch, 36);
+    if (Number.isNaN(d) || d >= b) throw invalid();
+    value = value * big + BigInt(d);
+  }
+  return normInt(sign * value);
+}
+
+const FLOAT_TEXT = /^[+-]?((\d+(_\d+)*)?\.?(\d+(_\d+)*)?([eE][+-]?\d+(_\d+)*)?|inf(inity)?|nan)$/i;
+
+function toFloat(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("float", kwargs);
+  if (args.length > 1) throw pyError("TypeError", `float expected at most 1 argument, got ${args.length}`);
+  const x = args[0];
+  if (x === undefined) return new PyFloat(0);
+  if (x instanceof PyFloat) return x;
+  if (typeof x === "number") return new PyFloat(x);
+  if (typeof x === "boolean") return new PyFloat(x ? 1 : 0);
+  if (typeof x === "bigint") {
+    const f = Number(x);
+    if (!Number.isFinite(f)) throw pyError("OverflowError", "int too large to convert to float");
+    return new PyFloat(f);
+  }
+  if (typeof x === "string") {
+    const s = x.trim();
+    if (s === "" || !FLOAT_TEXT.test(s) || /^[+-]?\.?$/.test(s.replace(/[eE].*/, "")) && !/inf|nan/i.test(s)) {
+      throw pyError("ValueError", `could not convert string to float: ${reprOf(x)}`);
+    }
+    const lower = s.toLowerCase().replace(/_/g, "");
+    if (lower.includes("nan")) return new PyFloat(NaN);
+    if (lower.includes("inf")) return new PyFloat(lower.startsWith("-") ? -Infinity : Infinity);
+    return new PyFloat(Number(lower));
+  }
+  throw pyError("TypeError", `float() argument must be a string or a real number, not '${typeName(x)}'`);
+}
+
+function toStr(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("str", kwargs);
+  if (args.length > 1) throw pyError("TypeError", "str() with an encoding is not supported in the sandbox; use bytes.decode()");
+  return args.length ? strOf(args[0]!, (n) => ctx.budget.step(n >> 5)) : "";
+}
+
+function toList(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("list", kwargs);
+  if (args.length > 1) throw pyError("TypeError", `list expected at most 1 argument, got ${args.length}`);
+  const items = args.length ? ctx.toList(args[0]!) : [];
+  ctx.budget.alloc(8 * items.length);
+  return new PyList(items);
+}
+
+function toTuple(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("tuple", kwargs);
+  if (args.length > 1) throw pyError("TypeError", `tuple expected at most 1 argument, got ${args.length}`);
+  if (!args.length) return EMPTY_TUPLE;
+  if (args[0] instanceof PyTuple) return args[0];
+  const items = ctx.toList(args[0]!);
+  ctx.budget.alloc(8 * items.length);
+  return new PyTuple(items);
+}
+
+function toSet(frozen: boolean): NativeFn {
+  return (ctx, args, kwargs) => {
+    const name = frozen ? "frozenset" : "set";
+    noKwargs(name, kwargs);
+    if (args.length > 1) throw pyError("TypeError", `${name} expected at most 1 argument, got ${args.length}`);
+    const s = new PySet(frozen);
+    if (args.length) {
+      const items = ctx.toList(args[0]!);
+      ctx.budget.alloc(16 * items.length);
+      for (const item of items) {
+        hashOf(item);
+        s.add(item);
+      }
+    }
+    return s;
+  };
+}
+
+function toDict(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  if (args.length > 1) throw pyError("TypeError", `dict expected at most 1 argument, got ${args.length}`);
+  const d = new PyDict();
+  updateDict(ctx, d, args[0], kwargs, "dictionary");
+  return d;
+}
+
+function toBool(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("bool", kwargs);
+  if (args.length > 1) throw pyError("TypeError", `bool expected at most 1 argument, got ${args.length}`);
+  return args.length ? truthy(args[0]!) : false;
+}
+
+function toBytes(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  const [source, encoding] = bind("bytes", { names: ["source", "encoding", "errors"], required: 0 }, args, kwargs);
+  if (source === undefined) return new PyBytes(new Uint8Array());
+  if (typeof source === "string") {
+    if (encoding === undefined) throw pyError("TypeError", "string argument without an encoding");
+    ctx.budget.checkSize(source.length * 3);
+    return new PyBytes(new TextEncoder().encode(source));
+  }
+  if (typeof source === "number") {
+    if (source < 0) throw pyError("ValueError", "negative count");
+    ctx.budget.alloc(source);
+    return new PyBytes(new Uint8Array(source));
+  }
+  const items = ctx.toList(source);
+  return new PyBytes(
+    Uint8Array.from(items, (v) => {
+      const n = intArg("bytes", v);
+      if (n < 0 || n > 255) throw pyError("ValueError", "bytes must be in range(0, 256)");
+      return n;
+    }),
+  );
+}
+
+function toRange(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("range", kwargs);
+  if (args.length === 0) throw pyError("TypeError", "range expected at least 1 argument, got 0");
+  if (args.length > 3) throw pyError("TypeError", `range expected at most 3 arguments, got ${args.length}`);
+  const n = args.map((a) => intArg("range", a));
+  const [start, stop, step] = n.length === 1 ? [0, n[0]!, 1] : [n[0]!, n[1]!, n[2] ?? 1];
+  if (step === 0) throw pyError("ValueError", "range() arg 3 must not be zero");
+  return new PyRange(start, stop, step);
+}
+
+// ------------------------------------------------------------------ types
+
+function isNumberLike(v: Value): boolean {
+  return isInt(v) || typeof v === "boolean";
+}
+
+export const TYPES: Record<string, PyType> = {
+  int: new PyType("int", toInt, isNumberLike),
+  float: new PyType("float", toFloat, (v) => v instanceof PyFloat),
+  str: new PyType("str", toStr, (v) => typeof v === "string"),
+  bool: new PyType("bool", toBool, (v) => typeof v === "boolean"),
+  list: new PyType("list", toList, (v) => v instanceof PyList),
+  tuple: new PyType("tuple", toTuple, (v) => v instanceof PyTuple),
+  dict: new PyType("dict", toDict, (v) => v instanceof PyDict),
+  set: new PyType("set", toSet(false), (v) => v instanceof PySet && !v.frozen),
+  frozenset: new PyType("frozenset", toSet(true), (v) => v instanceof PySet && v.frozen),
+  bytes: new PyType("bytes", toBytes, (v) => v instanceof PyBytes),
+  range: new PyType("range", toRange, (v) => v instanceof PyRange),
+};
+TYPES.type = new PyType("type", (_ctx, args) => typeOf(args), (v) => v instanceof PyType || v instanceof PyExcType);
+
+/** Static attributes of types: dict.fromkeys, str.maketrans... */
+export const TYPE_ATTRIBUTES: Record<string, Record<string, NativeFn>> = {
+  dict: { fromkeys: (ctx, args) => dictFromKeys(ctx, args) },
+  str: { maketrans },
+};
+
+const otherTypes = new Map<string, PyType>();
+
+/** type(x): the built-in type object, or a stand-in type named as Python names it. */
+function typeOf(args: Value[]): Value {
+  if (args.length !== 1) throw pyError("TypeError", "type() takes 1 argument in the sandbox");
+  const v = args[0]!;
+  if (v instanceof PyException) return v.type;
+  const name = typeName(v);
+  const known = TYPES[name];
+  if (known) return known;
+  let t = otherTypes.get(name);
+  if (!t) {
+    t = new PyType(name, () => {
+      throw pyError("TypeError", `cannot create '${name}' instances`);
+    }, (x) => typeName(x) === name);
+    otherTypes.set(name, t);
+  }
+  return t;
+}
+
+function isInstance(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("isinstance", kwargs);
+  if (args.length !== 2) throw pyError("TypeError", `isinstance expected 2 arguments, got ${args.length}`);
+  const [v, t] = args as [Value, Value];
+  const check = (c: Value): boolean => {
+    if (c instanceof PyType) return c.test(v);
+    if (c instanceof PyExcType) return v instanceof PyException && v.type.isSubclassOf(c);
+    if (c instanceof PyTuple) return c.items.some(check);
+    throw pyError("TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
+  };
+  return check(t);
+}
+
+// ------------------------------------------------------------------ iteration helpers
+
+function minMax(which: "min" | "max"): NativeFn {
+  return (ctx, args, kwargs) => {
+    let key: Value = null;
+    let fallback: Value | undefined;
+    if (kwargs) {
+      for (const [k, v] of kwargs) {
+        if (k === "key") key = v;
+        else if (k === "default") fallback = v;
+        else throw pyError("TypeError", `${which}() got an unexpected keyword argument '${k}'`);
+      }
+    }
+    if (args.length === 0) throw pyError("TypeError", `${which} expected at least 1 argument, got 0`);
+    let items: Value[];
+    if (args.length === 1) items = ctx.toList(args[0]!);
+    else {
+      if (fallback !== undefined) throw pyError("TypeError", `Cannot specify a default for ${which}() with multiple positional arguments`);
+      items = args;
+    }
+    if (items.length === 0) {
+      if (fallback !== undefined) return fallback;
+      throw pyError("ValueError", `${which}() arg is an empty sequence`);
+    }
+    let best = items[0]!;
+    let bestKey = key === null ? best : ctx.call(key, [best]);
+    for (let i = 1; i < items.length; i++) {
+      const k = key === null ? items[i]! : ctx.call(key, [items[i]!]);
+      const c = cmp(k, bestKey, ctx.budget);
+      if (which === "min" ? c < 0 : c > 0) {
+        best = items[i]!;
+        bestKey = k;
+      }
+    }
+    ctx.budget.step(items.length);
+    return best;
+  };
+}
+
+function roundHalfEven(x: number): number {
+  const f = Math.floor(x);
+  const diff = x - f;
+  if (diff > 0.5) return f + 1;
+  if (diff < 0.5) return f;
+  return f % 2 === 0 ? f : f + 1;
+}
+
+/** round(x, n) for floats: half-even on the exact binary value, as CPython. */
+function roundFloat(x: number, digits: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  if (digits > 308) return x;
+  if (digits < -308) return 0 * x;
+  // x = n / den exactly, den a power of two.
+  let [n, den] = floatRatio(x);
+  const pow = 10n ** BigInt(Math.abs(digits));
+  let scaledNum: bigint;
+  let scaledDen: bigint;
+  if (digits >= 0) {
+    scaledNum = n * pow;
+    scaledDen = den;
+  } else {
+    scaledNum = n;
+    scaledDen = den * pow;
+  }
+  const negative = scaledNum < 0n;
+  if (negative) scaledNum = -scaledNum;
+  let q = scaledNum / scaledDen;
+  const r = scaledNum % scaledDen;
+  if (2n * r > scaledDen || (2n * r === scaledDen && q % 2n === 1n)) q += 1n;
+  if (negative) q = -q;
+  n = q;
+  const text = digits >= 0 ? `${n}e-${digits}` : `${n}e${-digits}`;
+  const result = Number(text);
+  return result === 0 && (negative || Object.is(x, -0)) ? -0 : result;
+}
+
+function round(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  const [x, nd] = bind("round", { names: ["number", "ndigits"], required: 1 }, args, kwargs);
+  const digits = nd === undefined || nd === null ? null : intArg("round", nd);
+  const v = x!;
+  if (isInt(v) || typeof v === "boolean") {
+    const i = typeof v === "boolean" ? (v ? 1 : 0) : v;
+    if (digits === null || digits >= 0) return i;
+    const pow = 10n ** BigInt(-digits);
+    const big = toBigInt(i);
+    let q = big / pow;
+    let r = big % pow;
+    if (r < 0n) {
+      r += pow;
+      q -= 1n;
+    }
+    if (2n * r > pow || (2n * r === pow && q % 2n !== 0n)) q += 1n;
+    return normInt(q * pow);
+  }
+  if (v instanceof PyFloat) {
+    if (digits === null) {
+      if (Number.isNaN(v.v)) throw pyError("ValueError", "cannot convert float NaN to integer");
+      if (!Number.isFinite(v.v)) throw pyError("OverflowError", "cannot convert float infinity to integer");
+      const r = roundHalfEven(v.v);
+      return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : normInt(BigInt(r));
+    }
+    return new PyFloat(roundFloat(v.v, digits));
+  }
+  void ctx;
+  throw pyError("TypeError", `type ${typeName(v)} doesn't define __round__ method`);
+}
+
+function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  const [iterable, start] = bind("sum", { names: ["iterable", "start"], required: 1, positionalOnly: 1 }, args, kwargs);
+  let total: Value = start ?? 0;
+  if (typeof total === "string") throw pyError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
+  for (const item of ctx.toList(iterable!)) {
+    if (typeof item === "string" && typeof total !== "string" && !isInt(total) && !(total instanceof PyFloat)) {
+      throw pyError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
+    }
+    total = binary("+", total, item, ctx.budget);
+  }
+  return total;
+}
+
+function absValue(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("abs", kwargs);
+  if (args.length !== 1) throw pyError("TypeError", `abs() takes exactly one argument (${args.length} given)`);
+  const v = args[0]!;
+  if (typeof v === "number") return Math.abs(v);
+  if (typeof v === "bigint") return v < 0n ? normInt(-v) : v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (v instanceof PyFloat) return new PyFloat(Math.abs(v.v));
+  throw pyError("TypeError", `bad operand type for abs(): '${typeName(v)}'`);
+}
+
+function pow(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  const [base, exp, mod] = bind("pow", { names: ["base", "exp", "mod"], required: 2 }, args, kwargs);
+  if (mod === undefined || mod === null) return binary("**", base!, exp!, ctx.budget);
+  if (!(isInt(base!) || typeof base === "boolean") || !(isInt(exp!) || typeof exp === "boolean") || !(isInt(mod) || typeof mod === "boolean")) {
+    throw pyError("TypeError", "pow() 3rd argument not allowed unless all arguments are integers");
+  }
+  let b = toBigInt(base as number);
+  let e = toBigInt(exp as number);
+  const m = toBigInt(mod as number);
+  if (m === 0n) throw pyError("ValueError", "pow() 3rd argument cannot be 0");
+  if (e < 0n) throw pyError("ValueError", "base is not invertible for the given modulus");
+  let result = 1n;
+  b = ((b % m) + m) % m;
+  while (e > 0n) {
+    ctx.budget.step(1);
+    if (e & 1n) result = (result * b) % m;
+    b = (b * b) % m;
+    e >>= 1n;
+  }
+  if (m < 0n && result > 0n) result += m;
+  return normInt(result);
+}
+
+function radix(name: string, prefix: string, base: number): NativeFn {
+  return (_ctx, args, kwargs) => {
+    noKwargs(name, kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `${name}() takes exactly one argument (${args.length} given)`);
+    const v = args[0]!;
+    if (!isInt(v) && typeof v !== "boolean") throw pyError("TypeError", `'${typeName(v)}' object cannot be interpreted as an integer`);
+    const b = toBigInt(v);
+    return (b < 0n ? "-" : "") + prefix + (b < 0n ? -b : b).toString(base);
+  };
+}
+
+function enumerate(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  const [iterable, start] = bind("enumerate", { names: ["iterable", "start"], required: 1 }, args, kwargs);
+  const next = iterate(iterable!);
+  let i: Value = start === undefined ? 0 : start;
+  return iterator(() => {
+    const v = next();
+    if (v === DONE) return DONE;
+    ctx.budget.step(1);
+    const t = new PyTuple([i, v]);
+    i = binary("+", i, 1, ctx.budget);
+    return t;
+  }, "enumerate");
+}
+
+function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  let strict = false;
+  if (kwargs) {
+    for (const [k, v] of kwargs) {
+      if (k !== "strict") throw pyError("TypeError", `zip() got an unexpected keyword argument '${k}'`);
+      strict = truthy(v);
+    }
+  }
+  const cursors = args.map((a) => iterate(a));
+  if (cursors.length === 0) return iterator(() => DONE, "zip");
+  let finished = false;
+  return iterator(() => {
+    if (finished) return DONE;
+    const row: Value[] = [];
+    for (let i = 0; i < cursors.length; i++) {
+      const v = cursors[i]!();
+      if (v === DONE) {
+        finished = true;
+        if (strict && (i > 0 || cursors.slice(1).some((c) => c() !== DONE))) {
+          throw pyError("ValueError", `zip() argument ${i > 0 ? i + 1 : 2} is ${i > 0 ? "shorter" : "longer"} than argument${i > 1 ? `s 1-${i}` : " 1"}`);
+        }
+        return DONE;
+      }
+      row.push(v);
+    }
+    ctx.budget.step(1);
+    return new PyTuple(row);
+  }, "zip");
+}
+
+function map(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("map", kwargs);
+  if (args.length < 2) throw pyError("TypeError", "map() must have at least two arguments.");
+  const fn = args[0]!;
+  const cursors = args.slice(1).map((a) => iterate(a));
+  return iterator(() => {
+    const row: Value[] = [];
+    for (const c of cursors) {
+      const v = c();
+      if (v === DONE) return DONE;
+      row.push(v);
+    }
+    ctx.budget.step(1);
+    return ctx.call(fn, row);
+  }, "map");
+}
+
+function filter(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("filter", kwargs);
+  if (args.length !== 2) throw pyError("TypeError", `filter expected 2 arguments, got ${args.length}`);
+  const [fn, iterable] = args as [Value, Value];
+  const next = iterate(iterable);
+  return iterator(() => {
+    for (let v = next(); v !== DONE; v = next()) {
+      ctx.budget.step(1);
+      if (truthy(fn === null ? v : ctx.call(fn, [v]))) return v;
+    }
+    return DONE;
+  }, "filter");
+}
+
+function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("reversed", kwargs);
+  if (args.length !== 1) throw pyError("TypeError", `reversed expected 1 argument, got ${args.length}`);
+  const v = args[0]!;
+  if (v instanceof PySet || v instanceof PyIterator) throw pyError("TypeError", `'${typeName(v)}' object is not reversible`);
+  const items = v instanceof PyDict ? [...v.keys()] : ctx.toList(v);
+  let i = items.length;
+  return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed");
+}
+
+function sorted(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  if (args.length !== 1) throw pyError("TypeError", `sorted expected 1 argument, got ${args.length}`);
+  const [key, reverse] = bind("sorted", { names: ["key", "reverse"], required: 0 }, [], kwargs);
+  const items = ctx.toList(args[0]!);
+  ctx.budget.alloc(8 * items.length);
+  return new PyList(sortValues(ctx, items, key ?? null, trueArg(reverse)));
+}
+
+function anyAll(which: "any" | "all"): NativeFn {
+  return (ctx, args, kwargs) => {
+    noKwargs(which, kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `${which}() takes exactly one argument (${args.length} given)`);
+    const next = iterate(args[0]!);
+    for (let v = next(); v !== DONE; v = next()) {
+      ctx.budget.step(1);
+      if (truthy(v) === (which === "any")) return which === "any";
+    }
+    return which === "all";
+  };
+}
+
+function print(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  let sep = " ";
+  let end = "\n";
+  if (kwargs) {
+    for (const [k, v] of kwargs) {
+      if (k === "sep") sep = v === null ? " " : strArg("print", v, "sep");
+      else if (k === "end") end = v === null ? "\n" : strArg("print", v, "end");
+      else if (k === "flush" || k === "file") continue;
+      else throw pyError("TypeError", `'${k}' is an invalid keyword argument for print()`);
+    }
+  }
+  const text = args.map((a) => strOf(a, (n) => ctx.budget.step(n >> 5))).join(sep) + end;
+  ctx.budget.step(1 + (text.length >> 4));
+  ctx.write(text);
+  return null;
+}
+
+function getattr(rt: AttributeAccess): NativeFn {
+  return (_ctx, args, kwargs) => {
+    noKwargs("getattr", kwargs);
+    if (args.length < 2 || args.length > 3) throw pyError("TypeError", `getattr expected 2 or 3 arguments, got ${args.length}`);
+    const name = args[1];
+    if (typeof name !== "string") throw pyError("TypeError", "attribute name must be string");
+    if (name.startsWith("__") && name.endsWith("__")) {
+      if (args.length === 3) return args[2]!;
+      throw pyError("AttributeError", `attribute '${name}' is not accessible in the sandbox`);
+    }
+    try {
+      return rt.getAttr(args[0]!, name);
+    } catch (e) {
+      if (args.length === 3 && e instanceof PyException && e.type === EXC.AttributeError) return args[2]!;
+      throw e;
+    }
+  };
+}
+
+export interface AttributeAccess {
+  getAttr(obj: Value, name: string): Value;
+}
+
+function next(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("next", kwargs);
+  if (args.length < 1 || args.length > 2) throw pyError("TypeError", `next expected at least 1 argument, got ${args.length}`);
+  const it = args[0]!;
+  if (!(it instanceof PyIterator)) throw pyError("TypeError", `'${typeName(it)}' object is not an iterator`);
+  const v = it.next();
+  ctx.budget.step(1);
+  if (v === DONE) {
+    if (args.length === 2) return args[1]!;
+    throw new PyException(EXC.StopIteration, []);
+  }
+  return v;
+}
+
+function iter(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("iter", kwargs);
+  if (args.length !== 1) throw pyError("TypeError", `iter expected 1 argument, got ${args.length}`);
+  if (args[0] instanceof PyIterator) return args[0];
+  return iterator(iterate(args[0]!), `${typeName(args[0]!)}_iterator`);
+}
+
+function hashBuiltin(_ctx: NativeContext, args: Value[]): Value {
+  if (args.length !== 1) throw pyError("TypeError", `hash() takes exactly one argument (${args.length} given)`);
+  const k = hashOf(args[0]!);
+  if (typeof k === "number") return Number.isInteger(k) ? k : Math.trunc(k * 2 ** 20) | 0;
+  if (typeof k === "bigint") return normInt(k % 2305843009213693951n);
+  let h = 2166136261;
+  for (let i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619);
+  return h | 0;
+}
+
+function callable(_ctx: NativeContext, args: Value[]): Value {
+  const v = args[0];
+  return (
+    v instanceof PyFunction ||
+    v instanceof PyBuiltin ||
+    v instanceof PyBoundMethod ||
+    v instanceof PyType ||
+    v instanceof PyExcType ||
+    v instanceof HostCallable
+  );
+}
+
+function divmod(ctx: NativeContext, args: Value[]): Value {
+  if (args.length !== 2) throw pyError("TypeError", `divmod expected 2 arguments, got ${args.length}`);
+  return new PyTuple([binary("//", args[0]!, args[1]!, ctx.budget), binary("%", args[0]!, args[1]!, ctx.budget)]);
+}
+
+function chr(_ctx: NativeContext, args: Value[]): Value {
+  if (args.length !== 1) throw pyError("TypeError", `chr() takes exactly one argument (${args.length} given)`);
+  const n = intArg("chr", args[0]!);
+  if (n < 0 || n > 0x10ffff) throw pyError("ValueError", "chr() arg not in range(0x110000)");
+  return String.fromCodePoint(n);
+}
+
+function ord(_ctx: NativeContext, args: Value[]): Value {
+  if (args.length !== 1) throw pyError("TypeError", `ord() takes exactly one argument (${args.length} given)`);
+  const v = args[0]!;
+  if (typeof v === "string") {
+    if (cpLength(v) !== 1) throw pyError("TypeError", `ord() expected a character, but string of length ${cpLength(v)} found`);
+    return v.codePointAt(0)!;
+  }
+  if (v instanceof PyBytes && v.bytes.length === 1) return v.bytes[0]!;
+  throw pyError("TypeError", `ord() expected string of length 1, but ${typeName(v)} found`);
+}
+
+function fail(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  const sep = kwargs?.get("sep");
+  const text = args.map((a) => strOf(a)).join(typeof sep === "string" ? sep : " ");
+  void ctx;
+  throw pyError("RuntimeError", text);
+}
+
+function lenBuiltin(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("len", kwargs);
+  if (args.length !== 1) throw pyError("TypeError", `len() takes exactly one argument (${args.length} given)`);
+  return lengthOf(args[0]!);
+}
+
+function one(name: string, fn: (ctx: NativeContext, v: Value) => Value): NativeFn {
+  return (ctx, args, kwargs) => {
+    noKwargs(name, kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `${name}() takes exactly one argument (${args.length} given)`);
+    return fn(ctx, args[0]!);
+  };
+}
+
+/** The builtins namespace of one execution. */
+export function makeBuiltins(rt: AttributeAccess): Map<string, Value> {
+  const fns: Record<string, NativeFn> = {
+    print,
+    len: lenBuiltin,
+    enumerate,
+    zip,
+    sorted,
+    reversed,
+    min: minMax("min"),
+    max: minMax("max"),
+    sum,
+    any: anyAll("any"),
+    all: anyAll("all"),
+    abs: absValue,
+    round,
+    isinstance: isInstance,
+    repr: one("repr", (ctx, v) => reprOf(v, (n) => ctx.budget.step(n >> 5))),
+    ascii: one("ascii", (ctx, v) => ascii(v, (n) => ctx.budget.step(n >> 5))),
+    format: (ctx, args, kwargs) => {
+      const [v, spec] = bind("format", { names: ["value", "format_spec"], required: 1 }, args, kwargs);
+      return formatValue(ctx, v!, spec === undefined ? "" : strArg("format", spec, "argument 2"));
+    },
+    map,
+    filter,
+    divmod,
+    pow,
+    chr,
+    ord,
+    hex: radix("hex", "0x", 16),
+    oct: radix("oct", "0o", 8),
+    bin: radix("bin", "0b", 2),
+    hash: hashBuiltin,
+    getattr: getattr(rt),
+    hasattr: (ctx, args, kwargs) => {
+      if (args.length !== 2) throw pyError("TypeError", `hasattr expected 2 arguments, got ${args.length}`);
+      try {
+        getattr(rt)(ctx, args, kwargs);
+        return true;
+      } catch (e) {
+        if (e instanceof PyException && e.type === EXC.AttributeError) return false;
+        throw e;
+      }
+    },
+    iter,
+    next,
+    callable,
+    fail,
+  };
+  const out = new Map<string, Value>();
+  for (const [name, fn] of Object.entries(fns)) out.set(name, new PyBuiltin(name, fn));
+  for (const [name, t] of Object.entries(TYPES)) out.set(name, t);
+  for (const [name, t] of Object.entries(EXC)) out.set(name, t);
+  out.set("Ellipsis", null);
+  out.delete("Ellipsis");
+  return out;
+}
+
+export { equals, unary, PyCoroutine, PyModule, PyObject, HostObject };

@@ -1,0 +1,1343 @@
+// The compiler: AST -> a tree of JavaScript closures, run directly.
+//
+// Each expression compiles to `(frame) => Value | Pending` and each statement to
+// `(frame) => Completion | Pending`. The fast path is plain synchronous calls. When something must
+// wait (a tool call, a time slice given back to the event loop, a very deep Python recursion), the
+// innermost closure returns a Pending, and every closure above it returns a Pending that continues
+// its own remaining work once the inner one settles. Nothing is paid for this while nothing waits.
+import type * as A from "../../grammar/ast.js";
+import { ELLIPSIS } from "../../grammar/ast.js";
+import { EXC, PyExcType, PyException, pyError } from "./errors.js";
+import { DONE, Pending, PyCoroutine, PyIterator } from "./objects.js";
+import { type BinaryOp, compare, contains, delItem, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import type { Runtime } from "./runtime.js";
+import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
+import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
+
+// ------------------------------------------------------------------ frames
+
+/** A variable captured by an inner function. */
+export class Cell {
+  constructor(public v: Value | typeof UNBOUND) {}
+}
+
+export const UNBOUND: unique symbol = Symbol("unbound");
+
+export class Frame {
+  /** Set by `return`. */
+  ret: Value = null;
+  line = 0;
+  col = 0;
+  /** The exception being handled (for a bare `raise`). */
+  handling: PyException | null = null;
+
+  constructor(
+    readonly slots: (Value | Cell | typeof UNBOUND)[],
+    readonly closure: Cell[],
+    readonly globals: Map<string, Value>,
+    readonly scopeName: string,
+    readonly depth: number,
+  ) {}
+}
+
+export const BREAK: unique symbol = Symbol("break");
+export const CONTINUE: unique symbol = Symbol("continue");
+export const RETURN: unique symbol = Symbol("return");
+export type Completion = undefined | typeof BREAK | typeof CONTINUE | typeof RETURN;
+
+export type Expr = (f: Frame) => Value | Pending;
+export type Stmt = (f: Frame) => Completion | Pending;
+type Store = (f: Frame, value: Value) => void | Pending;
+
+// ------------------------------------------------------------------ functions
+
+export interface Parameter {
+  name: string;
+  /** Where the bound argument goes in the new frame. */
+  slot: number;
+  cell: boolean;
+}
+
+export interface FunctionCode {
+  name: string;
+  posonly: number;
+  params: Parameter[];
+  /** Index in `params` where keyword-only parameters start. */
+  kwonlyStart: number;
+  vararg: Parameter | null;
+  kwarg: Parameter | null;
+  slotCount: number;
+  /** Slots of cell variables that are not parameters (created empty on entry). */
+  cellSlots: number[];
+  body: Stmt;
+  isAsync: boolean;
+  isLambda: boolean;
+}
+
+export class PyFunction extends PyObject {
+  constructor(
+    readonly code: FunctionCode,
+    readonly defaults: Value[],
+    readonly kwDefaults: Map<string, Value>,
+    readonly closure: Cell[],
+    readonly globals: Map<string, Value>,
+  ) {
+    super();
+  }
+
+  get typeName(): string {
+    return "function";
+  }
+
+  pyRepr(): string {
+    return `<function ${this.code.name}>`;
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+
+function isPending(v: unknown): v is Pending {
+  return v instanceof Pending;
+}
+
+/** Evaluates `exprs` left to right; returns the values, or a Pending of them. */
+function evalAll(exprs: Expr[], f: Frame, from = 0, out: Value[] = []): Value[] | Pending {
+  for (let i = from; i < exprs.length; i++) {
+    const v = exprs[i]!(f);
+    if (isPending(v)) {
+      return v.then((value: Value) => {
+        out.push(value);
+        return evalAll(exprs, f, i + 1, out);
+      });
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+function runBlock(stmts: Stmt[], f: Frame, from: number): Completion | Pending {
+  for (let i = from; i < stmts.length; i++) {
+    const r = stmts[i]!(f);
+    if (r !== undefined) {
+      if (isPending(r)) return r.then((c: Completion) => (c === undefined ? runBlock(stmts, f, i + 1) : c));
+      return r;
+    }
+  }
+  return undefined;
+}
+
+function constantValue(v: A.ConstantValue): Value {
+  if (typeof v === "bigint") return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+  if (typeof v === "number") return new PyFloat(v);
+  if (v instanceof Uint8Array) return new PyBytes(v);
+  if (v === ELLIPSIS) return ELLIPSIS_VALUE;
+  return v;
+}
+
+class EllipsisValue extends PyObject {
+  get typeName(): string {
+    return "ellipsis";
+  }
+  pyRepr(): string {
+    return "Ellipsis";
+  }
+}
+export const ELLIPSIS_VALUE = new EllipsisValue();
+
+// ------------------------------------------------------------------ the compiler
+
+export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount: number } {
+  const info = analyse(module);
+  const compiler = new Compiler(info, rt);
+  const root = info.scopes.get(module)!;
+  const body = compiler.block(module.body, root);
+  return Object.assign((f: Frame) => body(f), { slotCount: root.slotCount });
+}
+
+class Compiler {
+  constructor(
+    private readonly info: ScopeInfo,
+    private readonly rt: Runtime,
+  ) {}
+
+  // ---------------------------------------------------------------- statements
+
+  block(body: A.Stmt[], scope: Scope): Stmt {
+    const stmts = body.map((s) => this.statement(s, scope));
+    if (stmts.length === 1) return stmts[0]!;
+    return (f) => runBlock(stmts, f, 0);
+  }
+
+  private statement(s: A.Stmt, scope: Scope): Stmt {
+    const inner = this.statementInner(s, scope);
+    const { line, col } = s;
+    const rt = this.rt;
+    // Every statement is a step, and records where the frame is (for tracebacks).
+    return (f) => {
+      f.line = line;
+      f.col = col;
+      rt.tick();
+      return inner(f);
+    };
+  }
+
+  private statementInner(s: A.Stmt, scope: Scope): Stmt {
+    switch (s.kind) {
+      case "Expr": {
+        const value = this.expr(s.value, scope);
+        return (f) => {
+          const v = value(f);
+          return isPending(v) ? v.then(() => undefined) : undefined;
+        };
+      }
+      case "Assign": {
+        const value = this.expr(s.value, scope);
+        const stores = s.targets.map((t) => this.store(t, scope));
+        if (stores.length === 1) {
+          const store = stores[0]!;
+          return (f) => {
+            const v = value(f);
+            if (isPending(v)) return v.then((x: Value) => store(f, x));
+            const r = store(f, v);
+            return isPending(r) ? r.then(() => undefined) : undefined;
+          };
+        }
+        return (f) => {
+          const run = (v: Value, i: number): Completion | Pending => {
+            for (; i < stores.length; i++) {
+              const r = stores[i]!(f, v);
+              if (isPending(r)) return r.then(() => run(v, i + 1));
+            }
+            return undefined;
+          };
+          const v = value(f);
+          return isPending(v) ? v.then((x: Value) => run(x, 0)) : run(v, 0);
+        };
+      }
+      case "AugAssign":
+        return this.augAssign(s, scope);
+      case "AnnAssign": {
+        if (!s.value) return () => undefined;
+        const value = this.expr(s.value, scope);
+        const store = this.store(s.target, scope);
+        return (f) => {
+          const v = value(f);
+          if (isPending(v)) return v.then((x: Value) => store(f, x));
+          const r = store(f, v);
+          return isPending(r) ? r.then(() => undefined) : undefined;
+        };
+      }
+      case "If": {
+        const test = this.expr(s.test, scope);
+        const body = this.block(s.body, scope);
+        const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
+        return (f) => {
+          const t = test(f);
+          if (isPending(t)) return t.then((v: Value) => (truthy(v) ? body(f) : orelse ? orelse(f) : undefined));
+          return truthy(t) ? body(f) : orelse ? orelse(f) : undefined;
+        };
+      }
+      case "While":
+        return this.whileLoop(s, scope);
+      case "For":
+        return this.forLoop(s, scope);
+      case "Break":
+        return () => BREAK;
+      case "Continue":
+        return () => CONTINUE;
+      case "Pass":
+        return () => undefined;
+      case "Return": {
+        const value = s.value ? this.expr(s.value, scope) : null;
+        if (!value) {
+          return (f) => {
+            f.ret = null;
+            return RETURN;
+          };
+        }
+        return (f) => {
+          const v = value(f);
+          if (isPending(v)) {
+            return v.then((x: Value) => {
+              f.ret = x;
+              return RETURN;
+            });
+          }
+          f.ret = v;
+          return RETURN;
+        };
+      }
+      case "FunctionDef": {
+        const make = this.functionMaker(s, s.name, s.args, this.info.scopes.get(s)!, scope, s.isAsync, false, s.body);
+        const store = this.storeName(s.name, scope);
+        return (f) => {
+          const fn = make(f);
+          if (isPending(fn)) return fn.then((v: Value) => store(f, v));
+          const r = store(f, fn);
+          return isPending(r) ? r.then(() => undefined) : undefined;
+        };
+      }
+      case "Global":
+      case "Nonlocal":
+        return () => undefined;
+      case "Delete": {
+        const dels = s.targets.map((t) => this.deleter(t, scope));
+        return (f) => {
+          const run = (i: number): Completion | Pending => {
+            for (; i < dels.length; i++) {
+              const r = dels[i]!(f);
+              if (isPending(r)) return r.then(() => run(i + 1));
+            }
+            return undefined;
+          };
+          return run(0);
+        };
+      }
+      case "Assert": {
+        const test = this.expr(s.test, scope);
+        const msg = s.msg ? this.expr(s.msg, scope) : null;
+        return (f) => {
+          const fail = (): Completion | Pending => {
+            if (!msg) throw new PyException(EXC.AssertionError, []);
+            const m = msg(f);
+            if (isPending(m)) {
+              return m.then((x: Value) => {
+                throw new PyException(EXC.AssertionError, [x]);
+              });
+            }
+            throw new PyException(EXC.AssertionError, [m]);
+          };
+          const t = test(f);
+          if (isPending(t)) return t.then((v: Value) => (truthy(v) ? undefined : fail()));
+          return truthy(t) ? undefined : fail();
+        };
+      }
+      case "Raise":
+        return this.raise(s, scope);
+      case "Try":
+        return this.tryStatement(s, scope);
+      case "Import":
+        return this.importStatement(s, scope);
+      case "ImportFrom":
+        return this.importFrom(s, scope);
+    }
+  }
+
+  private augAssign(s: A.AugAssign, scope: Scope): Stmt {
+    const rt = this.rt;
+    const value = this.expr(s.value, scope);
+    const op = s.op as BinaryOp;
+    const apply = (a: Value, b: Value): Value => {
+      // In-place list extension keeps the list's identity, as Python's += does.
+      if (op === "+" && a instanceof PyList) {
+        const items = rt.toList(b);
+        rt.budget.alloc(8 * items.length);
+        a.items.push(...items);
+        return a;
+      }
+      if (op === "|" && a instanceof PyDict && b instanceof PyDict) {
+        for (const [k, v] of b.entries()) a.set(k, v);
+        return a;
+      }
+      return rt.binary(op, a, b);
+    };
+    const target = s.target;
+    if (target.kind === "Name") {
+      const load = this.name(target, scope);
+      const store = this.store(target, scope);
+      return (f) => {
+        // Loading a name never suspends.
+        const a = load(f) as Value;
+        const b = value(f);
+        if (isPending(b)) return b.then((x: Value) => store(f, apply(a, x)));
+        const r = store(f, apply(a, b));
+        return isPending(r) ? r.then(() => undefined) : undefined;
+      };
+    }
+    if (target.kind === "Attribute") {
+      return () => {
+        throw pyError("AttributeError", "attribute assignment is not supported in the sandbox; use a dict and d['key'] += ...");
+      };
+    }
+    // Subscript: evaluate container and key once.
+    const container = this.expr(target.value, scope);
+    const key = this.subscriptKey(target.slice, scope);
+    return (f) => {
+      const parts = evalAll([container, key], f);
+      const finish = ([c, k]: Value[]) => {
+        const current = getItem(c!, k!, rt.budget);
+        const b = value(f);
+        if (isPending(b)) return b.then((x: Value) => void setItem(c!, k!, apply(current, x), rt.budget));
+        setItem(c!, k!, apply(current, b), rt.budget);
+        return undefined;
+      };
+      return isPending(parts) ? parts.then(finish) : finish(parts);
+    };
+  }
+
+  private whileLoop(s: A.While, scope: Scope): Stmt {
+    const rt = this.rt;
+    const test = this.expr(s.test, scope);
+    const body = this.block(s.body, scope);
+    const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
+    const loop = (f: Frame): Completion | Pending => {
+      for (;;) {
+        if (rt.shouldYield()) return rt.yieldNow().then(() => loop(f));
+        rt.tick();
+        const t = test(f);
+        if (isPending(t)) return t.then((v: Value) => (truthy(v) ? afterBody(f, body(f)) : orelse ? orelse(f) : undefined));
+        if (!truthy(t)) return orelse ? orelse(f) : undefined;
+        const r = body(f);
+        if (r === undefined || r === CONTINUE) continue;
+        if (r === BREAK) return undefined;
+        if (r === RETURN) return RETURN;
+        return afterBody(f, r);
+      }
+    };
+    const afterBody = (f: Frame, r: Completion | Pending): Completion | Pending => {
+      if (isPending(r)) return r.then((c: Completion) => afterBody(f, c));
+      if (r === BREAK) return undefined;
+      if (r === RETURN) return RETURN;
+      return loop(f);
+    };
+    return loop;
+  }
+
+  private forLoop(s: A.For, scope: Scope): Stmt {
+    const rt = this.rt;
+    const iterable = this.expr(s.iter, scope);
+    const store = this.store(s.target, scope);
+    const body = this.block(s.body, scope);
+    const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
+    const loop = (f: Frame, next: () => Value | typeof DONE): Completion | Pending => {
+      for (;;) {
+        if (rt.shouldYield()) return rt.yieldNow().then(() => loop(f, next));
+        rt.tick();
+        const item = next();
+        if (item === DONE) return orelse ? orelse(f) : undefined;
+        const stored = store(f, item);
+        if (isPending(stored)) return stored.then(() => afterBody(f, next, body(f)));
+        const r = body(f);
+        if (r === undefined || r === CONTINUE) continue;
+        if (r === BREAK) return undefined;
+        if (r === RETURN) return RETURN;
+        return afterBody(f, next, r);
+      }
+    };
+    const afterBody = (f: Frame, next: () => Value | typeof DONE, r: Completion | Pending): Completion | Pending => {
+      if (isPending(r)) return r.then((c: Completion) => afterBody(f, next, c));
+      if (r === BREAK) return undefined;
+      if (r === RETURN) return RETURN;
+      return loop(f, next);
+    };
+    return (f) => {
+      const it = iterable(f);
+      if (isPending(it)) return it.then((v: Value) => loop(f, iterate(v)));
+      return loop(f, iterate(it));
+    };
+  }
+
+  private raise(s: A.Raise, scope: Scope): Stmt {
+    const exc = s.exc ? this.expr(s.exc, scope) : null;
+    const cause = s.cause ? this.expr(s.cause, scope) : null;
+    const toException = (v: Value): PyException => {
+      if (v instanceof PyException) return v;
+      if (v instanceof PyExcType) return new PyException(v, []);
+      throw pyError("TypeError", "exceptions must derive from BaseException");
+    };
+    return (f) => {
+      if (!exc) {
+        if (!f.handling) throw pyError("RuntimeError", "No active exception to reraise");
+        throw f.handling;
+      }
+      const parts = evalAll(cause ? [exc, cause] : [exc], f);
+      const go = ([e, c]: Value[]): never => {
+        const error = toException(e!);
+        if (cause) {
+          error.cause = c === null ? null : toException(c!);
+          error.suppressContext = true;
+        }
+        if (f.handling && f.handling !== error) error.context ??= f.handling;
+        throw error;
+      };
+      return isPending(parts) ? parts.then(go) : go(parts);
+    };
+  }
+
+  private tryStatement(s: A.Try, scope: Scope): Stmt {
+    const rt = this.rt;
+    const body = this.block(s.body, scope);
+    const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
+    const finalbody = s.finalbody.length ? this.block(s.finalbody, scope) : null;
+    const handlers = s.handlers.map((h) => ({
+      type: h.type ? this.expr(h.type, scope) : null,
+      store: h.name ? this.storeName(h.name, scope) : null,
+      unbind: h.name ? this.deleteName(h.name, scope) : null,
+      body: this.block(h.body, scope),
+    }));
+
+    /** Runs the handlers for `error`; rethrows when none matches. */
+    const handle = (f: Frame, error: unknown, i: number): Completion | Pending => {
+      if (!(error instanceof PyException)) throw error;
+      for (; i < handlers.length; i++) {
+        const h = handlers[i]!;
+        if (h.type) {
+          const t = h.type(f);
+          if (isPending(t)) {
+            const index = i;
+            return t.then((tv: Value) => (matches(error, tv) ? runHandler(f, error, index) : handle(f, error, index + 1)));
+          }
+          if (!matches(error, t)) continue;
+        }
+        return runHandler(f, error, i);
+      }
+      throw error;
+    };
+    const runHandler = (f: Frame, error: PyException, i: number): Completion | Pending => {
+      const h = handlers[i]!;
+      const previous = f.handling;
+      f.handling = error;
+      if (h.store) h.store(f, error);
+      const done = () => {
+        f.handling = previous;
+        if (h.unbind) h.unbind(f);
+      };
+      let r: Completion | Pending;
+      try {
+        r = h.body(f);
+      } catch (e) {
+        done();
+        if (e instanceof PyException && e !== error) e.context ??= error;
+        throw e;
+      }
+      if (isPending(r)) {
+        return new Pending(
+          r.promise.then(
+            (c) => {
+              done();
+              return c;
+            },
+            (e) => {
+              done();
+              if (e instanceof PyException && e !== error) e.context ??= error;
+              throw e;
+            },
+          ),
+        );
+      }
+      done();
+      return r;
+    };
+    const matches = (error: PyException, t: Value): boolean => {
+      if (t instanceof PyExcType) return error.type.isSubclassOf(t);
+      if (t instanceof PyTuple) return t.items.some((x) => matches(error, x));
+      throw pyError("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+    };
+
+    const attempt = (f: Frame): Completion | Pending => {
+      let r: Completion | Pending;
+      try {
+        r = body(f);
+      } catch (e) {
+        return handlers.length ? handle(f, e, 0) : rethrow(e);
+      }
+      if (isPending(r)) {
+        return new Pending(
+          r.promise.then(
+            (c) => (c === undefined && orelse ? settle(orelse(f)) : c),
+            (e) => (handlers.length ? settle(handle(f, e, 0)) : rethrow(e)),
+          ),
+        );
+      }
+      if (r === undefined && orelse) return orelse(f);
+      return r;
+    };
+    const rethrow = (e: unknown): never => {
+      throw e;
+    };
+    const settle = (r: Completion | Pending): unknown => (isPending(r) ? r.promise : r);
+
+    if (!finalbody) return attempt;
+
+    // `finally` runs whatever happened; its own break/continue/return wins, as in Python.
+    const runFinally = (f: Frame, outcome: { ok: true; value: Completion } | { ok: false; error: unknown }): Completion | Pending => {
+      const savedRet = f.ret;
+      const r = finalbody(f);
+      const conclude = (c: Completion): Completion => {
+        if (c !== undefined) return c;
+        f.ret = savedRet;
+        if (!outcome.ok) throw outcome.error;
+        return outcome.value;
+      };
+      return isPending(r) ? r.then(conclude) : conclude(r);
+    };
+    return (f) => {
+      let r: Completion | Pending;
+      try {
+        r = attempt(f);
+      } catch (e) {
+        if (!(e instanceof PyException) && !rt.isCatchableByFinally(e)) throw e;
+        return runFinally(f, { ok: false, error: e });
+      }
+      if (isPending(r)) {
+        return new Pending(
+          r.promise.then(
+            (c) => settle(runFinally(f, { ok: true, value: c as Completion })),
+            (e) => {
+              if (!(e instanceof PyException) && !rt.isCatchableByFinally(e)) throw e;
+              return settle(runFinally(f, { ok: false, error: e }));
+            },
+          ),
+        );
+      }
+      return runFinally(f, { ok: true, value: r });
+    };
+  }
+
+  private importStatement(s: A.Import, scope: Scope): Stmt {
+    const rt = this.rt;
+    const parts = s.names.map((a) => ({
+      module: a.name,
+      store: this.storeName(a.asname ?? a.name.split(".")[0]!, scope),
+    }));
+    return (f) => {
+      for (const p of parts) p.store(f, rt.importModule(p.module));
+      return undefined;
+    };
+  }
+
+  private importFrom(s: A.ImportFrom, scope: Scope): Stmt {
+    const rt = this.rt;
+    const moduleName = ".".repeat(s.level) + (s.module ?? "");
+    const names = s.names.map((a) => ({ name: a.name, store: this.storeName(a.asname ?? a.name, scope) }));
+    return (f) => {
+      const module = rt.importModule(moduleName);
+      for (const n of names) {
+        const v = module.attrs.get(n.name);
+        if (v === undefined) {
+          throw pyError("ImportError", `cannot import name '${n.name}' from '${moduleName}' (available: ${[...module.attrs.keys()].sort().join(", ")})`);
+        }
+        n.store(f, v);
+      }
+      return undefined;
+    };
+  }
+
+  // ---------------------------------------------------------------- names
+
+  private access(node: A.Name, scope: Scope): Access {
+    return this.info.access.get(node) ?? this.info.resolve(scope, node.id);
+  }
+
+  private name(node: A.Name, scope: Scope): Expr {
+    const a = this.access(node, scope);
+    const id = node.id;
+    const rt = this.rt;
+    switch (a.kind) {
+      case "global":
+        return (f) => {
+          const v = f.globals.get(id);
+          return v !== undefined ? v : rt.builtin(id);
+        };
+      case "local": {
+        const slot = a.variable.slot;
+        if (a.variable.isCell) {
+          return (f) => {
+            const v = (f.slots[slot] as Cell).v;
+            if (v === UNBOUND) throw unbound(id, scope);
+            return v;
+          };
+        }
+        return (f) => {
+          const v = f.slots[slot];
+          if (v === UNBOUND) throw unbound(id, scope);
+          return v as Value;
+        };
+      }
+      case "free": {
+        const index = a.index;
+        return (f) => {
+          const v = f.closure[index]!.v;
+          if (v === UNBOUND) throw pyError("NameError", `cannot access free variable '${id}' where it is not associated with a value in enclosing scope`);
+          return v;
+        };
+      }
+    }
+  }
+
+  private storeName(id: string, scope: Scope): Store {
+    const a = this.info.resolve(scope, id);
+    switch (a.kind) {
+      case "global":
+        return (f, v) => void f.globals.set(id, v);
+      case "local": {
+        const slot = a.variable.slot;
+        if (a.variable.isCell) return (f, v) => void ((f.slots[slot] as Cell).v = v);
+        return (f, v) => void (f.slots[slot] = v);
+      }
+      case "free": {
+        const index = a.index;
+        return (f, v) => void (f.closure[index]!.v = v);
+      }
+    }
+  }
+
+  private deleteName(id: string, scope: Scope): (f: Frame) => void {
+    const a = this.info.resolve(scope, id);
+    switch (a.kind) {
+      case "global":
+        return (f) => {
+          if (!f.globals.delete(id)) throw pyError("NameError", `name '${id}' is not defined`);
+        };
+      case "local": {
+        const slot = a.variable.slot;
+        if (a.variable.isCell) return (f) => void ((f.slots[slot] as Cell).v = UNBOUND);
+        return (f) => void (f.slots[slot] = UNBOUND);
+      }
+      case "free": {
+        const index = a.index;
+        return (f) => void (f.closure[index]!.v = UNBOUND);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- assignment targets
+
+  private store(target: A.Expr, scope: Scope): Store {
+    const rt = this.rt;
+    switch (target.kind) {
+      case "Name":
+        return this.storeName(target.id, scope);
+      case "Subscript": {
+        const container = this.expr(target.value, scope);
+        const key = this.subscriptKey(target.slice, scope);
+        return (f, v) => {
+          const parts = evalAll([container, key], f);
+          if (isPending(parts)) return parts.then(([c, k]: Value[]) => setItem(c!, k!, v, rt.budget));
+          setItem(parts[0]!, parts[1]!, v, rt.budget);
+        };
+      }
+      case "Attribute":
+        return () => {
+          throw pyError("AttributeError", "attribute assignment is not supported in the sandbox; use a dict and d['key'] = value");
+        };
+      case "Tuple":
+      case "List":
+        return this.unpack(target.elts, scope);
+      case "Starred":
+        return this.store(target.value, scope);
+    }
+    throw new Error(`internal: the parser let through an assignment to ${target.kind}`);
+  }
+
+  private unpack(elts: A.Expr[], scope: Scope): Store {
+    const rt = this.rt;
+    const starAt = elts.findIndex((e) => e.kind === "Starred");
+    const stores = elts.map((e) => this.store(e, scope));
+    return (f, v) => {
+      const items = rt.toList(v);
+      let values: Value[];
+      if (starAt < 0) {
+        if (items.length !== elts.length) {
+          if (items.length < elts.length) {
+            throw pyError("ValueError", `not enough values to unpack (expected ${elts.length}, got ${items.length})`);
+          }
+          throw pyError("ValueError", `too many values to unpack (expected ${elts.length})`);
+        }
+        values = items;
+      } else {
+        const after = elts.length - starAt - 1;
+        if (items.length < elts.length - 1) {
+          throw pyError("ValueError", `not enough values to unpack (expected at least ${elts.length - 1}, got ${items.length})`);
+        }
+        values = [...items.slice(0, starAt), new PyList(items.slice(starAt, items.length - after)), ...items.slice(items.length - after)];
+      }
+      const run = (i: number): void | Pending => {
+        for (; i < stores.length; i++) {
+          const r = stores[i]!(f, values[i]!);
+          if (isPending(r)) return r.then(() => run(i + 1));
+        }
+      };
+      return run(0);
+    };
+  }
+
+  private deleter(target: A.Expr, scope: Scope): (f: Frame) => void | Pending {
+    const rt = this.rt;
+    switch (target.kind) {
+      case "Name":
+        return this.deleteName(target.id, scope);
+      case "Subscript": {
+        const container = this.expr(target.value, scope);
+        const key = this.subscriptKey(target.slice, scope);
+        return (f) => {
+          const parts = evalAll([container, key], f);
+          if (isPending(parts)) return parts.then(([c, k]: Value[]) => delItem(c!, k!, rt.budget));
+          delItem(parts[0]!, parts[1]!, rt.budget);
+        };
+      }
+      case "Tuple":
+      case "List": {
+        const dels = target.elts.map((e) => this.deleter(e, scope));
+        return (f) => {
+          for (const d of dels) d(f);
+        };
+      }
+    }
+    return () => {
+      throw pyError("AttributeError", "attribute deletion is not supported in the sandbox");
+    };
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  expr(e: A.Expr, scope: Scope): Expr {
+    const rt = this.rt;
+    switch (e.kind) {
+      case "Constant": {
+        const v = constantValue(e.value);
+        return () => v;
+      }
+      case "Name":
+        return this.name(e, scope);
+      case "BinOp": {
+        const left = this.expr(e.left, scope);
+        const right = this.expr(e.right, scope);
+        const op = e.op as BinaryOp;
+        if (op === "+") {
+          return (f) => {
+            const a = left(f);
+            if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
+            const b = right(f);
+            if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
+            if (typeof a === "number" && typeof b === "number") {
+              const r = a + b;
+              if (Number.isSafeInteger(r)) return r;
+            }
+            return rt.binary(op, a, b);
+          };
+        }
+        return (f) => {
+          const a = left(f);
+          if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
+          const b = right(f);
+          if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
+          return rt.binary(op, a, b);
+        };
+      }
+      case "UnaryOp": {
+        const operand = this.expr(e.operand, scope);
+        if (e.op === "not") return (f) => after2(operand(f), (v) => !truthy(v));
+        const op = e.op;
+        return (f) => after2(operand(f), (v) => unary(op, v));
+      }
+      case "BoolOp": {
+        const values = e.values.map((v) => this.expr(v, scope));
+        const isAnd = e.op === "and";
+        const run = (f: Frame, i: number): Value | Pending => {
+          for (; i < values.length - 1; i++) {
+            const v = values[i]!(f);
+            if (isPending(v)) {
+              const index = i;
+              return v.then((x: Value) => (truthy(x) === isAnd ? run(f, index + 1) : x));
+            }
+            if (truthy(v) !== isAnd) return v;
+          }
+          return values[values.length - 1]!(f);
+        };
+        return (f) => run(f, 0);
+      }
+      case "Compare":
+        return this.comparison(e, scope);
+      case "IfExp": {
+        const test = this.expr(e.test, scope);
+        const body = this.expr(e.body, scope);
+        const orelse = this.expr(e.orelse, scope);
+        return (f) => {
+          const t = test(f);
+          if (isPending(t)) return t.then((v: Value) => (truthy(v) ? body(f) : orelse(f)));
+          return truthy(t) ? body(f) : orelse(f);
+        };
+      }
+      case "NamedExpr": {
+        const value = this.expr(e.value, scope);
+        const store = this.store(e.target, scope);
+        return (f) =>
+          after2(value(f), (v) => {
+            store(f, v);
+            return v;
+          });
+      }
+      case "Lambda": {
+        const body: A.Stmt = { kind: "Return", value: e.body, line: e.body.line, col: e.body.col, endLine: e.body.endLine, endCol: e.body.endCol };
+        return this.functionMaker(e, "<lambda>", e.args, this.info.scopes.get(e)!, scope, false, true, [body]);
+      }
+      case "Call":
+        return this.call(e, scope);
+      case "Attribute": {
+        const value = this.expr(e.value, scope);
+        const attr = e.attr;
+        return (f) => after2(value(f), (v) => rt.getAttr(v, attr));
+      }
+      case "Subscript": {
+        const value = this.expr(e.value, scope);
+        const key = this.subscriptKey(e.slice, scope);
+        return (f) => {
+          const c = value(f);
+          if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => getItem(cv, k, rt.budget)));
+          const k = key(f);
+          if (isPending(k)) return k.then((kv: Value) => getItem(c, kv, rt.budget));
+          return getItem(c, k, rt.budget);
+        };
+      }
+      case "Slice":
+        return this.subscriptKey(e, scope);
+      case "List": {
+        const items = this.elements(e.elts, scope);
+        return (f) => after2(items(f), (xs) => rt.newList(xs as unknown as Value[]));
+      }
+      case "Tuple": {
+        if (e.elts.length === 0) return () => EMPTY_TUPLE;
+        const items = this.elements(e.elts, scope);
+        return (f) => after2(items(f), (xs) => new PyTuple(xs as unknown as Value[]));
+      }
+      case "Set": {
+        const items = this.elements(e.elts, scope);
+        return (f) =>
+          after2(items(f), (xs) => {
+            const s = new PySet();
+            for (const x of xs as unknown as Value[]) {
+              rt.hash(x);
+              s.add(x);
+            }
+            rt.budget.alloc(16 * s.size);
+            return s;
+          });
+      }
+      case "Dict":
+        return this.dict(e, scope);
+      case "ListComp":
+      case "SetComp":
+      case "DictComp":
+      case "GeneratorExp":
+        return this.comprehension(e, scope);
+      case "JoinedStr":
+        return this.joinedStr(e, scope);
+      case "FormattedValue": {
+        const wrapped: A.JoinedStr = { kind: "JoinedStr", values: [e], line: e.line, col: e.col, endLine: e.endLine, endCol: e.endCol };
+        return this.joinedStr(wrapped, scope);
+      }
+      case "Await": {
+        const value = this.expr(e.value, scope);
+        return (f) => after2(value(f), (v) => rt.await(v));
+      }
+      case "Starred":
+        throw new Error("internal: the parser let through a starred expression outside a display");
+    }
+  }
+
+  /** Elements of a display, with `*iterable` spliced in. */
+  private elements(elts: A.Expr[], scope: Scope): (f: Frame) => Value[] | Pending {
+    const rt = this.rt;
+    const hasStar = elts.some((e) => e.kind === "Starred");
+    const exprs = elts.map((e) => this.expr(e.kind === "Starred" ? e.value : e, scope));
+    if (!hasStar) return (f) => evalAll(exprs, f);
+    const starred = elts.map((e) => e.kind === "Starred");
+    return (f) =>
+      after2(evalAll(exprs, f) as Value[] | Pending as never, (values) => {
+        const out: Value[] = [];
+        (values as unknown as Value[]).forEach((v, i) => {
+          if (starred[i]) out.push(...rt.toList(v));
+          else out.push(v);
+        });
+        return out as unknown as Value;
+      }) as Value[] | Pending;
+  }
+
+  private subscriptKey(slice: A.Expr, scope: Scope): Expr {
+    if (slice.kind !== "Slice") return this.expr(slice, scope);
+    const none: Expr = () => null;
+    const parts = [slice.lower, slice.upper, slice.step].map((p) => (p ? this.expr(p, scope) : none));
+    return (f) => after2(evalAll(parts, f) as never, (xs) => {
+      const [a, b, c] = xs as unknown as Value[];
+      return new SliceValue(a!, b!, c!) as unknown as Value;
+    });
+  }
+
+  private comparison(e: A.Compare, scope: Scope): Expr {
+    const rt = this.rt;
+    const operands = [e.left, ...e.comparators].map((x) => this.expr(x, scope));
+    const ops = e.ops;
+    const test = (op: A.CompareOperator, a: Value, b: Value): boolean => {
+      switch (op) {
+        case "==":
+          return equals(a, b);
+        case "!=":
+          return !equals(a, b);
+        case "<":
+        case "<=":
+        case ">":
+        case ">=":
+          return compare(op, a, b, rt.budget);
+        case "in":
+          return contains(b, a, rt.budget);
+        case "not in":
+          return !contains(b, a, rt.budget);
+        case "is":
+          return identical(a, b);
+        case "is not":
+          return !identical(a, b);
+      }
+    };
+    if (ops.length === 1) {
+      const [left, right] = operands as [Expr, Expr];
+      const op = ops[0]!;
+      if (op === "<") {
+        return (f) => {
+          const a = left(f);
+          if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => test(op, x, y)));
+          const b = right(f);
+          if (isPending(b)) return b.then((y: Value) => test(op, a, y));
+          if (typeof a === "number" && typeof b === "number") return a < b;
+          return test(op, a, b);
+        };
+      }
+      return (f) => {
+        const a = left(f);
+        if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => test(op, x, y)));
+        const b = right(f);
+        if (isPending(b)) return b.then((y: Value) => test(op, a, y));
+        return test(op, a, b);
+      };
+    }
+    const run = (f: Frame, a: Value, i: number): Value | Pending => {
+      for (; i < ops.length; i++) {
+        const b = operands[i + 1]!(f);
+        if (isPending(b)) {
+          const index = i;
+          return b.then((y: Value) => (test(ops[index]!, a, y) ? run(f, y, index + 1) : false));
+        }
+        if (!test(ops[i]!, a, b)) return false;
+        a = b;
+      }
+      return true;
+    };
+    return (f) => after2(operands[0]!(f), (a) => run(f, a, 0));
+  }
+
+  private dict(e: A.Dict, scope: Scope): Expr {
+    const rt = this.rt;
+    const keys = e.keys.map((k) => (k ? this.expr(k, scope) : null));
+    const values = e.values.map((v) => this.expr(v, scope));
+    const exprs: Expr[] = [];
+    keys.forEach((k, i) => {
+      exprs.push(k ?? (() => null));
+      exprs.push(values[i]!);
+    });
+    return (f) =>
+      after2(evalAll(exprs, f) as never, (xs) => {
+        const flat = xs as unknown as Value[];
+        const d = new PyDict();
+        for (let i = 0; i < flat.length; i += 2) {
+          if (keys[i / 2] === null) {
+            const m = flat[i + 1]!;
+            if (!(m instanceof PyDict)) throw pyError("TypeError", `'${typeName(m)}' object is not a mapping`);
+            for (const [k, v] of m.entries()) d.set(k, v);
+          } else {
+            rt.hash(flat[i]!);
+            d.set(flat[i]!, flat[i + 1]!);
+          }
+        }
+        rt.budget.alloc(32 * d.size);
+        return d;
+      });
+  }
+
+  private joinedStr(e: A.JoinedStr, scope: Scope): Expr {
+    const rt = this.rt;
+    const parts = e.values.map((v) => {
+      if (v.kind === "Constant") {
+        const text = v.value as string;
+        return () => text;
+      }
+      const value = this.expr(v.value, scope);
+      const spec = v.formatSpec ? this.joinedStr(v.formatSpec, scope) : null;
+      const conversion = v.conversion;
+      return (f: Frame) =>
+        after2(value(f), (x) => {
+          const converted = conversion === "r" ? rt.repr(x) : conversion === "s" ? rt.str(x) : conversion === "a" ? rt.ascii(x) : x;
+          if (!spec) return typeof converted === "string" && conversion === null ? converted : rt.format(converted, "");
+          return after2(spec(f), (s) => rt.format(converted, s as string));
+        });
+    });
+    return (f) =>
+      after2(evalAll(parts as Expr[], f) as never, (xs) => {
+        const out = (xs as unknown as string[]).join("");
+        rt.budget.checkSize(2 * out.length);
+        rt.budget.step(out.length >> 6);
+        return out;
+      });
+  }
+
+  // ---------------------------------------------------------------- comprehensions
+
+  private comprehension(e: A.ListComp | A.SetComp | A.DictComp | A.GeneratorExp, outer: Scope): Expr {
+    const rt = this.rt;
+    const scope = this.info.scopes.get(e)!;
+    const clauses = e.generators.map((g, i) => ({
+      iter: this.expr(g.iter, i === 0 ? outer : scope),
+      store: this.store(g.target, scope),
+      ifs: g.ifs.map((c) => this.expr(c, scope)),
+    }));
+    const key = e.kind === "DictComp" ? this.expr(e.key, scope) : null;
+    const elt = e.kind === "DictComp" ? this.expr(e.value, scope) : this.expr(e.elt, scope);
+    // Cell variables of the comprehension get fresh cells for each run.
+    const cellSlots = [...scope.variables.values()].filter((v) => v.isCell).map((v) => v.slot);
+
+    type Sink = (k: Value | null, v: Value) => void;
+    /** Runs clause `i` and deeper, feeding each produced element to `sink`. */
+    const run = (f: Frame, i: number, sink: Sink): void | Pending => {
+      const clause = clauses[i]!;
+      const source = clause.iter(f);
+      const start = (src: Value) => loop(f, i, iterate(src), sink);
+      return isPending(source) ? source.then(start) : start(source);
+    };
+    const loop = (f: Frame, i: number, next: () => Value | typeof DONE, sink: Sink): void | Pending => {
+      const clause = clauses[i]!;
+      for (;;) {
+        if (rt.shouldYield()) return rt.yieldNow().then(() => loop(f, i, next, sink));
+        rt.tick();
+        const item = next();
+        if (item === DONE) return;
+        const stored = clause.store(f, item);
+        const r = isPending(stored) ? stored.then(() => body(f, i, sink)) : body(f, i, sink);
+        if (isPending(r)) return r.then(() => loop(f, i, next, sink));
+      }
+    };
+    const body = (f: Frame, i: number, sink: Sink): void | Pending => {
+      const clause = clauses[i]!;
+      const check = (j: number): void | Pending => {
+        for (; j < clause.ifs.length; j++) {
+          const c = clause.ifs[j]!(f);
+          if (isPending(c)) {
+            const index = j;
+            return c.then((v: Value) => (truthy(v) ? check(index + 1) : undefined));
+          }
+          if (!truthy(c)) return;
+        }
+        if (i + 1 < clauses.length) return run(f, i + 1, sink);
+        return emit(f, sink);
+      };
+      return check(0);
+    };
+    const emit = (f: Frame, sink: Sink): void | Pending => {
+      if (key) {
+        const parts = evalAll([key, elt], f);
+        if (isPending(parts)) return parts.then(([k, v]: Value[]) => sink(k!, v!));
+        sink(parts[0]!, parts[1]!);
+        return;
+      }
+      const v = elt(f);
+      if (isPending(v)) return v.then((x: Value) => sink(null, x));
+      sink(null, v);
+    };
+
+    return (f) => {
+      for (const slot of cellSlots) f.slots[slot] = new Cell(UNBOUND);
+      let result: PyList | PySet | PyDict;
+      let sink: Sink;
+      if (e.kind === "ListComp" || e.kind === "GeneratorExp") {
+        const items: Value[] = [];
+        result = new PyList(items);
+        sink = (_k, v) => {
+          rt.budget.alloc(storedSize(v));
+          items.push(v);
+        };
+      } else if (e.kind === "SetComp") {
+        const set = new PySet();
+        result = set;
+        sink = (_k, v) => {
+          rt.hash(v);
+          rt.budget.alloc(storedSize(v));
+          set.add(v);
+        };
+      } else {
+        const d = new PyDict();
+        result = d;
+        sink = (k, v) => {
+          rt.hash(k!);
+          rt.budget.alloc(storedSize(v) + 16);
+          d.set(k!, v);
+        };
+      }
+      const finish = () => (e.kind === "GeneratorExp" ? listIterator((result as PyList).items) : result);
+      const r = run(f, 0, sink);
+      return isPending(r) ? r.then(finish) : finish();
+    };
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  private call(e: A.Call, scope: Scope): Expr {
+    const rt = this.rt;
+    const simple = e.args.every((a) => a.kind !== "Starred") && e.keywords.every((k) => k.arg !== null);
+    const args = e.args.map((a) => this.expr(a.kind === "Starred" ? a.value : a, scope));
+    const starred = e.args.map((a) => a.kind === "Starred");
+    const kwExprs = e.keywords.map((k) => this.expr(k.value, scope));
+    const kwNames = e.keywords.map((k) => k.arg);
+    const { line, col } = e;
+
+    /** Builds positional args and kwargs from evaluated values. */
+    const assemble = (values: Value[]): [Value[], Map<string, Value> | null] => {
+      const positional: Value[] = [];
+      for (let i = 0; i < args.length; i++) {
+        if (starred[i]) positional.push(...rt.toList(values[i]!));
+        else positional.push(values[i]!);
+      }
+      if (kwExprs.length === 0) return [positional, null];
+      const kwargs = new Map<string, Value>();
+      for (let j = 0; j < kwExprs.length; j++) {
+        const v = values[args.length + j]!;
+        const name = kwNames[j];
+        if (name === null || name === undefined) {
+          if (!(v instanceof PyDict)) throw pyError("TypeError", `argument after ** must be a mapping, not ${typeName(v)}`);
+          for (const [k, x] of v.entries()) {
+            if (typeof k !== "string") throw pyError("TypeError", "keywords must be strings");
+            if (kwargs.has(k)) throw pyError("TypeError", `got multiple values for keyword argument '${k}'`);
+            kwargs.set(k, x);
+          }
+        } else {
+          if (kwargs.has(name)) throw pyError("TypeError", `got multiple values for keyword argument '${name}'`);
+          kwargs.set(name, v);
+        }
+      }
+      return [positional, kwargs];
+    };
+    const all = [...args, ...kwExprs];
+
+    const plain = simple && kwExprs.length === 0;
+    /** Calls `target` (a callable, or the receiver of `method`) with evaluated argument values. */
+    const invoke = (f: Frame, target: Value, method: string | null, vs: Value[]): Value | Pending => {
+      f.line = line;
+      f.col = col;
+      // Plain positional calls pass the evaluated values straight through.
+      const [positional, kwargs] = plain ? [vs, null] : assemble(vs);
+      return method === null ? rt.callValue(target, positional, kwargs, f) : rt.callMethod(target, method, positional, kwargs, f);
+    };
+    /** Evaluates the arguments without allocating closures unless one of them suspends. */
+    const withArguments = (f: Frame, target: Value, method: string | null): Value | Pending => {
+      const vs: Value[] = new Array(all.length);
+      for (let i = 0; i < all.length; i++) {
+        const v = all[i]!(f);
+        if (isPending(v)) {
+          return v.then((first: Value) => {
+            vs[i] = first;
+            return after2(evalAll(all, f, i + 1, vs.slice(0, i + 1)), (rest) => invoke(f, target, method, rest as unknown as Value[]));
+          });
+        }
+        vs[i] = v;
+      }
+      return invoke(f, target, method, vs);
+    };
+    // Method calls (`obj.method(...)`) skip making a bound method.
+    if (e.func.kind === "Attribute") {
+      const receiver = this.expr(e.func.value, scope);
+      const method = e.func.attr;
+      return (f) => {
+        const self = receiver(f);
+        return isPending(self) ? self.then((obj: Value) => withArguments(f, obj, method)) : withArguments(f, self, method);
+      };
+    }
+    const callee = this.expr(e.func, scope);
+    return (f) => {
+      const fn = callee(f);
+      return isPending(fn) ? fn.then((fv: Value) => withArguments(f, fv, null)) : withArguments(f, fn, null);
+    };
+  }
+
+  /** Compiles a def or lambda; returns a closure that makes the function object at run time. */
+  private functionMaker(
+    node: A.Node,
+    name: string,
+    args: A.Arguments,
+    inner: Scope,
+    outer: Scope,
+    isAsync: boolean,
+    isLambda: boolean,
+    bodyStmts: A.Stmt[],
+  ): Expr {
+    const rt = this.rt;
+    const paramOf = (a: A.Arg): Parameter => {
+      const v = inner.declare(a.arg);
+      return { name: a.arg, slot: v.slot, cell: v.isCell };
+    };
+    const positional = [...args.posonlyargs, ...args.args].map(paramOf);
+    const kwonly = args.kwonlyargs.map(paramOf);
+    const paramNames = new Set([...args.posonlyargs, ...args.args, ...args.kwonlyargs, args.vararg, args.kwarg].filter(Boolean).map((a) => a!.arg));
+    const body = this.block(bodyStmts, inner);
+    const cellSlots = [...inner.variables.values()].filter((v) => v.isCell && !paramNames.has(v.name)).map((v) => v.slot);
+    const code: FunctionCode = {
+      name,
+      posonly: args.posonlyargs.length,
+      params: [...positional, ...kwonly],
+      kwonlyStart: positional.length,
+      vararg: args.vararg ? paramOf(args.vararg) : null,
+      kwarg: args.kwarg ? paramOf(args.kwarg) : null,
+      slotCount: inner.slotCount,
+      cellSlots,
+      body,
+      isAsync,
+      isLambda,
+    };
+    // The cells this function closes over, taken from the defining frame.
+    const captures = inner.frees.map((variable) => {
+      const a = this.info.resolve(outer, variable.name);
+      if (a.kind === "local") {
+        const slot = a.variable.slot;
+        return (f: Frame) => f.slots[slot] as Cell;
+      }
+      if (a.kind === "free") {
+        const index = a.index;
+        return (f: Frame) => f.closure[index]!;
+      }
+      throw new Error(`internal: free variable ${variable.name} has no cell`);
+    });
+    const defaults = args.defaults.map((d) => this.expr(d, outer));
+    const kwDefaultExprs = args.kwonlyargs.map((a, i) => ({ name: a.arg, expr: args.kwDefaults[i] ? this.expr(args.kwDefaults[i]!, outer) : null }));
+    const withDefaults = kwDefaultExprs.filter((k) => k.expr !== null);
+    void node;
+    void rt;
+    return (f) =>
+      after2(evalAll([...defaults, ...withDefaults.map((k) => k.expr!)], f) as never, (xs) => {
+        const values = xs as unknown as Value[];
+        const kwDefaults = new Map<string, Value>();
+        withDefaults.forEach((k, i) => kwDefaults.set(k.name, values[defaults.length + i]!));
+        return new PyFunction(code, values.slice(0, defaults.length), kwDefaults, captures.map((c) => c(f)), f.globals);
+      });
+  }
+}
+
+// ------------------------------------------------------------------ small helpers
+
+/** Continues with `next(v)` now, or when `v` settles if it is Pending. */
+function after2<T = Value>(v: T | Pending, next: (x: T) => unknown): any {
+  return isPending(v) ? v.then(next) : next(v);
+}
+
+function identical(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  // Small ints and floats are values here; `is` on equal numbers is True as for CPython's cached ones.
+  return false;
+}
+
+function unbound(id: string, scope: Scope): PyException {
+  void scope;
+  return pyError("UnboundLocalError", `cannot access local variable '${id}' where it is not associated with a value`);
+}
+
+export function listIterator(items: Value[]): PyIterator {
+  let i = 0;
+  return new PyIterator(() => (i < items.length ? items[i++]! : DONE), "generator");
+}
+
+export { PyCoroutine };

@@ -1,0 +1,181 @@
+// The interpreter's entry point: source text in, SandboxResult out (SPEC §8). It knows nothing
+// of MCP: the host gives it objects whose methods return promises, and it calls them.
+import { PySyntaxError } from "../../grammar/errors.js";
+import { parse } from "../../grammar/parse.js";
+import { sourceLine } from "../../grammar/errors.js";
+import { toPlain, type Plain } from "./boundary.js";
+import { Budget, type Limits, resolveLimits } from "./budget.js";
+import { makeBuiltins } from "./builtins.js";
+import { compileModule, Frame, UNBOUND } from "./compile.js";
+import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
+import { JSON_MODULE } from "./modules/json.js";
+import { MATH_MODULE } from "./modules/math.js";
+import { ASYNCIO_MODULE } from "./modules/asyncio.js";
+import type { NativeFn } from "./native.js";
+import { HostObject, type HostMethod, Pending, PyBuiltin, PyModule } from "./objects.js";
+import { str } from "./repr.js";
+import { Runtime, type ToolCallRecord } from "./runtime.js";
+import type { Value } from "./values.js";
+
+export interface SandboxError {
+  type: string;
+  message: string;
+  line: number | null;
+  column: number | null;
+  traceback: string;
+  hints: string[];
+}
+
+export interface SandboxResult {
+  stdout: string;
+  stderr: string;
+  result: Plain;
+  returncode: 0 | 1;
+  duration_seconds: number;
+  tool_calls: ToolCallRecord[];
+  error: SandboxError | null;
+  /** What the execution used of its budgets (not in SPEC §8's shape; extra, for operators). */
+  stats: { steps: number; memory_bytes: number; log_bytes: number };
+}
+
+/** Host objects: a global name -> its methods (each returns a promise of a JSON-like value). */
+export type Hosts = Record<string, Record<string, HostMethod>>;
+
+export interface ExecuteOptions {
+  limits?: Partial<Limits>;
+  hosts?: Hosts;
+  signal?: AbortSignal;
+  /** The name shown in tracebacks. */
+  filename?: string;
+}
+
+function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
+  const map = new Map<string, Value>();
+  for (const [k, v] of Object.entries(attrs)) map.set(k, typeof v === "function" ? new PyBuiltin(k, v as NativeFn) : (v as Value));
+  return new PyModule(name, map);
+}
+
+const MODULES = new Map<string, () => PyModule>([
+  ["json", () => moduleFrom("json", JSON_MODULE)],
+  ["math", () => moduleFrom("math", MATH_MODULE)],
+  ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
+]);
+
+/**
+ * The whole execution is bounded by tool_execution_timeout too, with a short grace period so
+ * that a script can still handle the TimeoutError of a call that used up the full timeout.
+ */
+function executionMs(limits: Limits): number {
+  return limits.tool_execution_timeout * 1000 + Math.min(1000, 250 + limits.tool_execution_timeout * 10);
+}
+
+/** Runs a script to its result. Never throws for anything the script does. */
+export async function execute(source: string, options: ExecuteOptions = {}): Promise<SandboxResult> {
+  const started = performance.now();
+  const limits = resolveLimits(options.limits ?? {});
+  const filename = options.filename ?? "<script>";
+  let budget: Budget | null = null;
+  const done = (partial: Partial<SandboxResult> & { error: SandboxError | null }): SandboxResult => ({
+    stdout: partial.stdout ?? "",
+    stderr: partial.stderr ?? "",
+    result: partial.result ?? null,
+    returncode: partial.error ? 1 : 0,
+    duration_seconds: (performance.now() - started) / 1000,
+    tool_calls: partial.tool_calls ?? [],
+    error: partial.error,
+    stats: { steps: budget?.steps ?? 0, memory_bytes: budget?.memory ?? 0, log_bytes: budget?.logBytes ?? 0 },
+  });
+
+  const size = Buffer.byteLength(source);
+  if (size > limits.max_source_bytes) {
+    const e = new ResourceLimitError("max_source_bytes", limits.max_source_bytes, `the script has ${size} bytes`);
+    return done({ error: { type: e.type, message: e.message, line: null, column: null, traceback: "", hints: ["Split the work into smaller scripts."] } });
+  }
+
+  let module;
+  try {
+    module = parse(source);
+  } catch (e) {
+    if (e instanceof PySyntaxError) {
+      return done({
+        error: { type: e.type, message: e.message, line: e.line, column: e.column, traceback: e.format(filename), hints: [] },
+        stderr: e.format(filename) + "\n",
+      });
+    }
+    throw e;
+  }
+
+  budget = new Budget(limits);
+  const hosts = new Map<string, HostObject>();
+  for (const [name, methods] of Object.entries(options.hosts ?? {})) hosts.set(name, new HostObject(name, new Map(Object.entries(methods))));
+  let rt: Runtime;
+  const builtins = makeBuiltins({ getAttr: (obj, name) => rt.getAttr(obj, name) });
+  rt = new Runtime({
+    budget,
+    builtins,
+    modules: MODULES,
+    hosts,
+    signal: options.signal,
+    deadline: started + executionMs(limits),
+  });
+
+  const globals = new Map<string, Value>();
+  for (const [name, host] of hosts) globals.set(name, host);
+  let frame: Frame | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const body = compileModule(module, rt);
+    frame = new Frame(new Array(body.slotCount).fill(UNBOUND), [], globals, "<module>", 0);
+    const r = body(frame);
+    if (r instanceof Pending) {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ResourceLimitError("tool_execution_timeout", limits.tool_execution_timeout, "the execution ran too long")),
+          Math.max(0, started + executionMs(limits) - performance.now()),
+        );
+      });
+      const aborted = new Promise<never>((_, reject) => {
+        if (options.signal?.aborted) reject(new CancelledError());
+        options.signal?.addEventListener("abort", () => reject(new CancelledError()), { once: true });
+      });
+      await Promise.race([r.promise, timeout, aborted]);
+    }
+    const value = globals.has("RESULT") ? globals.get("RESULT")! : globals.has("result") ? globals.get("result")! : null;
+    const result = toPlain(value, limits, "the result", false);
+    return done({ stdout: rt.stdout.join(""), tool_calls: rt.toolCalls, result, error: null });
+  } catch (e) {
+    const error = describeError(e, frame, source, filename, rt);
+    return done({ stdout: rt.stdout.join(""), stderr: error.traceback + "\n", tool_calls: rt.toolCalls, error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The SandboxError of anything an execution can end with. */
+function describeError(e: unknown, frame: Frame | null, source: string, filename: string, rt: Runtime): SandboxError {
+  if (e instanceof PyException) {
+    if (frame) e.traceback.push({ line: frame.line, column: frame.col, scope: "<module>" });
+    const innermost = e.traceback[0];
+    const message = e.message((v) => str(v), (v) => rt.repr(v));
+    const lines = ["Traceback (most recent call last):"];
+    for (const entry of [...e.traceback].reverse()) {
+      lines.push(`  File "${filename}", line ${entry.line}, in ${entry.scope}`);
+      const text = sourceLine(source, entry.line).trim();
+      if (text) lines.push(`    ${text}`);
+    }
+    lines.push(message ? `${e.type.name}: ${message}` : e.type.name);
+    const hints = [...e.hints];
+    if (e.type.name === "KeyError") hints.push("Use .get(key) (or .get(key, default)) when a key may be missing.");
+    return { type: e.type.name, message, line: innermost?.line ?? null, column: innermost?.column ?? null, traceback: lines.join("\n"), hints };
+  }
+  const at = frame ? { line: frame.line, column: frame.col } : { line: null, column: null };
+  if (e instanceof ResourceLimitError || e instanceof CancelledError) {
+    return { type: e.type, message: e.message, ...at, traceback: `${e.type}: ${e.message}`, hints: [] };
+  }
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return { type: "RecursionError", message: "maximum recursion depth exceeded", ...at, traceback: "RecursionError: maximum recursion depth exceeded", hints: [] };
+  }
+  // A bug in the interpreter: reported, never thrown at the host.
+  const message = e instanceof Error ? e.message : String(e);
+  return { type: "InternalError", message, ...at, traceback: `InternalError: ${message}`, hints: ["This is a bug in the sandbox, not in the script."] };
+}

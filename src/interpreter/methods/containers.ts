@@ -1,0 +1,415 @@
+// Methods of list, tuple, dict, set and frozenset, and the dict views. Each charges the budget
+// in proportion to its work (a sort n·log n steps, an extend one step per item).
+import { pyError, PyException, EXC } from "../errors.js";
+import { bind, intArg, type NativeContext, type NativeMethod, noKwargs } from "../native.js";
+import { PyDictView } from "../objects.js";
+import { cmp, equals, hashOf, storedSize } from "../ops.js";
+import { repr } from "../repr.js";
+import { sliceIndices } from "../strings.js";
+import { PyDict, PyList, PySet, PyTuple, type Value } from "../values.js";
+
+// ------------------------------------------------------------------ sorting
+
+/** Python's sorted()/list.sort(): stable, with key and reverse, comparing with Python's rules. */
+export function sortValues(ctx: NativeContext, items: Value[], key: Value, reverse: boolean): Value[] {
+  const n = items.length;
+  ctx.budget.step(n > 1 ? Math.ceil(n * Math.log2(n)) : 1);
+  const keys = key === null ? items : items.map((item) => ctx.call(key, [item]));
+  const order = items.map((_, i) => i);
+  // Reverse keeps stability as Python's does: equal items stay in their original order.
+  order.sort((a, b) => {
+    const c = cmp(keys[a]!, keys[b]!, ctx.budget);
+    return reverse ? -c : c;
+  });
+  return order.map((i) => items[i]!);
+}
+
+// ------------------------------------------------------------------ list
+
+function listIndex(ctx: NativeContext, items: readonly Value[], args: Value[], label: string): number {
+  const [value, start, stop] = bind(label, { names: ["value", "start", "stop"], required: 1, positionalOnly: 3 }, args, null);
+  const { start: from, stop: to } = sliceIndices(
+    items.length,
+    start === undefined ? null : intArg(label, start),
+    stop === undefined ? null : intArg(label, stop),
+    1,
+  );
+  for (let i = from; i < to; i++) {
+    ctx.budget.step(1);
+    if (equals(items[i]!, value!)) return i;
+  }
+  throw pyError("ValueError", label.startsWith("tuple") ? "tuple.index(x): x not in tuple" : `${repr(value!)} is not in list`);
+}
+
+function count(ctx: NativeContext, items: readonly Value[], value: Value): number {
+  ctx.budget.step(items.length);
+  let n = 0;
+  for (const item of items) if (equals(item, value)) n++;
+  return n;
+}
+
+export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
+  append(ctx, self, args, kwargs) {
+    noKwargs("list.append", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `list.append() takes exactly one argument (${args.length} given)`);
+    ctx.budget.alloc(8 + storedSize(args[0]!));
+    self.items.push(args[0]!);
+    return null;
+  },
+  extend(ctx, self, args, kwargs) {
+    noKwargs("list.extend", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `list.extend() takes exactly one argument (${args.length} given)`);
+    const items = ctx.toList(args[0]!);
+    ctx.budget.alloc(8 * items.length);
+    for (const item of items) self.items.push(item);
+    return null;
+  },
+  insert(ctx, self, args, kwargs) {
+    noKwargs("list.insert", kwargs);
+    if (args.length !== 2) throw pyError("TypeError", `insert expected 2 arguments, got ${args.length}`);
+    let i = intArg("insert", args[0]!);
+    const n = self.items.length;
+    if (i < 0) i = Math.max(0, i + n);
+    if (i > n) i = n;
+    ctx.budget.step(n - i + 1);
+    ctx.budget.alloc(8 + storedSize(args[1]!));
+    self.items.splice(i, 0, args[1]!);
+    return null;
+  },
+  remove(ctx, self, args, kwargs) {
+    noKwargs("list.remove", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `list.remove() takes exactly one argument (${args.length} given)`);
+    for (let i = 0; i < self.items.length; i++) {
+      if (equals(self.items[i]!, args[0]!)) {
+        ctx.budget.step(self.items.length);
+        self.items.splice(i, 1);
+        return null;
+      }
+    }
+    throw pyError("ValueError", "list.remove(x): x not in list");
+  },
+  pop(ctx, self, args, kwargs) {
+    noKwargs("list.pop", kwargs);
+    if (args.length > 1) throw pyError("TypeError", `pop expected at most 1 argument, got ${args.length}`);
+    let i = args.length ? intArg("pop", args[0]!) : self.items.length - 1;
+    if (self.items.length === 0) throw pyError("IndexError", "pop from empty list");
+    if (i < 0) i += self.items.length;
+    if (i < 0 || i >= self.items.length) throw pyError("IndexError", "pop index out of range");
+    ctx.budget.step(self.items.length - i);
+    return self.items.splice(i, 1)[0]!;
+  },
+  clear(_ctx, self, args, kwargs) {
+    noKwargs("list.clear", kwargs);
+    if (args.length) throw pyError("TypeError", `list.clear() takes no arguments (${args.length} given)`);
+    self.items.length = 0;
+    return null;
+  },
+  index(ctx, self, args, kwargs) {
+    noKwargs("list.index", kwargs);
+    return listIndex(ctx, self.items, args, "list.index");
+  },
+  count(ctx, self, args, kwargs) {
+    noKwargs("list.count", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `list.count() takes exactly one argument (${args.length} given)`);
+    return count(ctx, self.items, args[0]!);
+  },
+  sort(ctx, self, args, kwargs) {
+    if (args.length) throw pyError("TypeError", "sort() takes no positional arguments");
+    const [key, reverse] = bind("sort", { names: ["key", "reverse"], required: 0 }, [], kwargs);
+    self.items = sortValues(ctx, self.items, key ?? null, reverse !== undefined && reverse !== null && reverse !== false && reverse !== 0);
+    return null;
+  },
+  reverse(ctx, self, args, kwargs) {
+    noKwargs("list.reverse", kwargs);
+    if (args.length) throw pyError("TypeError", `list.reverse() takes no arguments (${args.length} given)`);
+    ctx.budget.step(self.items.length);
+    self.items.reverse();
+    return null;
+  },
+  copy(ctx, self, args, kwargs) {
+    noKwargs("list.copy", kwargs);
+    if (args.length) throw pyError("TypeError", `list.copy() takes no arguments (${args.length} given)`);
+    ctx.budget.alloc(8 * self.items.length);
+    ctx.budget.step(self.items.length);
+    return new PyList([...self.items]);
+  },
+};
+
+export const TUPLE_METHODS: Record<string, NativeMethod<PyTuple>> = {
+  index(ctx, self, args, kwargs) {
+    noKwargs("tuple.index", kwargs);
+    return listIndex(ctx, self.items, args, "tuple.index");
+  },
+  count(ctx, self, args, kwargs) {
+    noKwargs("tuple.count", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `tuple.count() takes exactly one argument (${args.length} given)`);
+    return count(ctx, self.items, args[0]!);
+  },
+};
+
+// ------------------------------------------------------------------ dict
+
+function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kwargs: Map<string, Value> | null, label: string): void {
+  if (source !== undefined) {
+    if (source instanceof PyDict) {
+      ctx.budget.step(source.size);
+      ctx.budget.alloc(32 * source.size);
+      for (const [k, v] of source.entries()) d.set(k, v);
+    } else {
+      const pairs = ctx.toList(source);
+      pairs.forEach((pair, i) => {
+        const kv = pair instanceof PyTuple || pair instanceof PyList ? pair.items : typeof pair === "string" ? [...pair] : null;
+        if (kv === null) throw pyError("TypeError", `cannot convert ${label} update sequence element #${i} to a sequence`);
+        if (kv.length !== 2) {
+          throw pyError("ValueError", `${label} update sequence element #${i} has length ${kv.length}; 2 is required`);
+        }
+        hashOf(kv[0]!);
+        ctx.budget.alloc(32 + storedSize(kv[1]!));
+        d.set(kv[0]!, kv[1]!);
+      });
+    }
+  }
+  if (kwargs) for (const [k, v] of kwargs) d.set(k, v);
+}
+
+export { updateDict };
+
+function missingKey(key: Value): PyException {
+  return new PyException(EXC.KeyError, [key]);
+}
+
+export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
+  get(_ctx, self, args, kwargs) {
+    noKwargs("dict.get", kwargs);
+    if (args.length < 1 || args.length > 2) throw pyError("TypeError", `get expected at least 1 argument, got ${args.length}`);
+    const v = self.map.get(hashOf(args[0]!));
+    return v === undefined ? (args[1] ?? null) : v;
+  },
+  setdefault(ctx, self, args, kwargs) {
+    noKwargs("dict.setdefault", kwargs);
+    if (args.length < 1 || args.length > 2) throw pyError("TypeError", `setdefault expected at least 1 argument, got ${args.length}`);
+    const k = hashOf(args[0]!);
+    const v = self.map.get(k);
+    if (v !== undefined) return v;
+    const value = args[1] ?? null;
+    ctx.budget.alloc(32 + storedSize(value));
+    self.set(args[0]!, value);
+    return value;
+  },
+  pop(_ctx, self, args, kwargs) {
+    noKwargs("dict.pop", kwargs);
+    if (args.length < 1 || args.length > 2) throw pyError("TypeError", `pop expected at least 1 argument, got ${args.length}`);
+    const v = self.map.get(hashOf(args[0]!));
+    if (v === undefined) {
+      if (args.length === 2) return args[1]!;
+      throw missingKey(args[0]!);
+    }
+    self.delete(args[0]!);
+    return v;
+  },
+  popitem(_ctx, self, args, kwargs) {
+    noKwargs("dict.popitem", kwargs);
+    if (args.length) throw pyError("TypeError", `dict.popitem() takes no arguments (${args.length} given)`);
+    if (self.size === 0) throw new PyException(EXC.KeyError, ["popitem(): dictionary is empty"]);
+    _ctx.budget.step(self.size);
+    const lastKey = [...self.map.keys()].pop()!;
+    const key = self.keyOf(lastKey);
+    const value = self.map.get(lastKey)!;
+    self.delete(key);
+    return new PyTuple([key, value]);
+  },
+  update(ctx, self, args, kwargs) {
+    if (args.length > 1) throw pyError("TypeError", `update expected at most 1 argument, got ${args.length}`);
+    updateDict(ctx, self, args[0], kwargs, "dictionary");
+    return null;
+  },
+  keys(_ctx, self, args, kwargs) {
+    noKwargs("dict.keys", kwargs);
+    if (args.length) throw pyError("TypeError", `dict.keys() takes no arguments (${args.length} given)`);
+    return new PyDictView(self, "keys");
+  },
+  values(_ctx, self, args, kwargs) {
+    noKwargs("dict.values", kwargs);
+    if (args.length) throw pyError("TypeError", `dict.values() takes no arguments (${args.length} given)`);
+    return new PyDictView(self, "values");
+  },
+  items(_ctx, self, args, kwargs) {
+    noKwargs("dict.items", kwargs);
+    if (args.length) throw pyError("TypeError", `dict.items() takes no arguments (${args.length} given)`);
+    return new PyDictView(self, "items");
+  },
+  clear(_ctx, self, args, kwargs) {
+    noKwargs("dict.clear", kwargs);
+    if (args.length) throw pyError("TypeError", `dict.clear() takes no arguments (${args.length} given)`);
+    self.clear();
+    return null;
+  },
+  fromkeys(ctx, _self, args, kwargs) {
+    noKwargs("dict.fromkeys", kwargs);
+    return dictFromKeys(ctx, args);
+  },
+  copy(ctx, self, args, kwargs) {
+    noKwargs("dict.copy", kwargs);
+    if (args.length) throw pyError("TypeError", `dict.copy() takes no arguments (${args.length} given)`);
+    ctx.budget.step(self.size);
+    ctx.budget.alloc(32 * self.size);
+    const out = new PyDict();
+    for (const [k, v] of self.entries()) out.set(k, v);
+    return out;
+  },
+};
+
+/** dict.fromkeys(iterable, value=None). */
+export function dictFromKeys(ctx: NativeContext, args: Value[]): PyDict {
+  if (args.length < 1 || args.length > 2) throw pyError("TypeError", `fromkeys expected at least 1 argument, got ${args.length}`);
+  const out = new PyDict();
+  const keys = ctx.toList(args[0]!);
+  ctx.budget.alloc(32 * keys.length);
+  for (const k of keys) {
+    hashOf(k);
+    out.set(k, args[1] ?? null);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ set
+
+function otherSets(ctx: NativeContext, args: Value[]): PySet[] {
+  return args.map((a) => {
+    if (a instanceof PySet) {
+      ctx.budget.step(a.size);
+      return a;
+    }
+    const s = new PySet();
+    for (const item of ctx.toList(a)) {
+      hashOf(item);
+      s.add(item);
+    }
+    return s;
+  });
+}
+
+function fresh(self: PySet): PySet {
+  return new PySet(self.frozen);
+}
+
+const SET_READING: Record<string, NativeMethod<PySet>> = {
+  copy(ctx, self) {
+    ctx.budget.step(self.size);
+    const out = fresh(self);
+    for (const v of self.values()) out.add(v);
+    return out;
+  },
+  union(ctx, self, args) {
+    ctx.budget.step(self.size);
+    const out = fresh(self);
+    for (const v of self.values()) out.add(v);
+    for (const other of otherSets(ctx, args)) for (const v of other.values()) out.add(v);
+    ctx.budget.alloc(16 * out.size);
+    return out;
+  },
+  intersection(ctx, self, args) {
+    const others = otherSets(ctx, args);
+    const out = fresh(self);
+    ctx.budget.step(self.size * Math.max(1, others.length));
+    for (const v of self.values()) if (others.every((o) => o.has(v))) out.add(v);
+    return out;
+  },
+  difference(ctx, self, args) {
+    const others = otherSets(ctx, args);
+    const out = fresh(self);
+    ctx.budget.step(self.size * Math.max(1, others.length));
+    for (const v of self.values()) if (!others.some((o) => o.has(v))) out.add(v);
+    return out;
+  },
+  symmetric_difference(ctx, self, args) {
+    if (args.length !== 1) throw pyError("TypeError", `symmetric_difference() takes exactly one argument (${args.length} given)`);
+    const [other] = otherSets(ctx, args) as [PySet];
+    ctx.budget.step(self.size);
+    const out = fresh(self);
+    for (const v of self.values()) if (!other.has(v)) out.add(v);
+    for (const v of other.values()) if (!self.has(v)) out.add(v);
+    return out;
+  },
+  issubset(ctx, self, args) {
+    const [other] = otherSets(ctx, args) as [PySet];
+    ctx.budget.step(self.size);
+    return [...self.values()].every((v) => other.has(v));
+  },
+  issuperset(ctx, self, args) {
+    const [other] = otherSets(ctx, args) as [PySet];
+    ctx.budget.step(other.size);
+    return [...other.values()].every((v) => self.has(v));
+  },
+  isdisjoint(ctx, self, args) {
+    const [other] = otherSets(ctx, args) as [PySet];
+    ctx.budget.step(self.size);
+    return [...self.values()].every((v) => !other.has(v));
+  },
+};
+
+const SET_WRITING: Record<string, NativeMethod<PySet>> = {
+  add(ctx, self, args) {
+    if (args.length !== 1) throw pyError("TypeError", `set.add() takes exactly one argument (${args.length} given)`);
+    hashOf(args[0]!);
+    ctx.budget.alloc(16 + storedSize(args[0]!));
+    self.add(args[0]!);
+    return null;
+  },
+  remove(_ctx, self, args) {
+    if (args.length !== 1) throw pyError("TypeError", `set.remove() takes exactly one argument (${args.length} given)`);
+    if (!self.map.delete(hashOf(args[0]!))) throw missingKey(args[0]!);
+    return null;
+  },
+  discard(_ctx, self, args) {
+    if (args.length !== 1) throw pyError("TypeError", `set.discard() takes exactly one argument (${args.length} given)`);
+    self.map.delete(hashOf(args[0]!));
+    return null;
+  },
+  pop(_ctx, self) {
+    const first = self.map.keys().next();
+    if (first.done) throw new PyException(EXC.KeyError, ["pop from an empty set"]);
+    const v = self.map.get(first.value)!;
+    self.map.delete(first.value);
+    return v;
+  },
+  clear(_ctx, self) {
+    self.map.clear();
+    return null;
+  },
+  update(ctx, self, args) {
+    for (const other of otherSets(ctx, args)) for (const v of other.values()) self.add(v);
+    ctx.budget.alloc(16 * self.size);
+    return null;
+  },
+  intersection_update(ctx, self, args) {
+    const kept = SET_READING.intersection!(ctx, self, args, null) as PySet;
+    self.map.clear();
+    for (const v of kept.values()) self.add(v);
+    return null;
+  },
+  difference_update(ctx, self, args) {
+    for (const other of otherSets(ctx, args)) for (const v of other.values()) self.delete(v);
+    return null;
+  },
+  symmetric_difference_update(ctx, self, args) {
+    const result = SET_READING.symmetric_difference!(ctx, self, args, null) as PySet;
+    self.map.clear();
+    for (const v of result.values()) self.add(v);
+    return null;
+  },
+};
+
+function noKeywords(methods: Record<string, NativeMethod<PySet>>, prefix: string): Record<string, NativeMethod<PySet>> {
+  const out: Record<string, NativeMethod<PySet>> = {};
+  for (const [name, fn] of Object.entries(methods)) {
+    out[name] = (ctx, self, args, kwargs) => {
+      noKwargs(`${prefix}.${name}`, kwargs);
+      return fn(ctx, self, args, kwargs);
+    };
+  }
+  return out;
+}
+
+export const FROZENSET_METHODS = noKeywords(SET_READING, "frozenset");
+export const SET_METHODS = noKeywords({ ...SET_READING, ...SET_WRITING }, "set");

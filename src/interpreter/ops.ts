@@ -1,0 +1,858 @@
+// Python's operators on sandbox values: arithmetic with exact ints, comparisons, containment,
+// indexing and slicing, iteration. Errors carry CPython's messages.
+import type { Budget } from "./budget.js";
+import { pyError, PyException } from "./errors.js";
+import { DONE, PyDictView, PyIterator } from "./objects.js";
+import { repr } from "./repr.js";
+import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
+import {
+  hashKey,
+  normInt,
+  PyBytes,
+  PyDict,
+  PyFloat,
+  PyList,
+  PyRange,
+  PySet,
+  PyTuple,
+  toBigInt,
+  typeName,
+  UnhashableError,
+  type Value,
+} from "./values.js";
+
+// ------------------------------------------------------------------ numbers
+
+type IntLike = number | bigint | boolean;
+
+function isIntLike(v: Value): v is IntLike {
+  return typeof v === "number" || typeof v === "bigint" || typeof v === "boolean";
+}
+
+function asNumber(v: IntLike): number {
+  return typeof v === "boolean" ? (v ? 1 : 0) : (v as number);
+}
+
+/** A float view of any number (int, bool, float), or null. */
+function toFloat(v: Value): number | null {
+  if (v instanceof PyFloat) return v.v;
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "bigint") {
+    const f = Number(v);
+    if (!Number.isFinite(f)) throw pyError("OverflowError", "int too large to convert to float");
+    return f;
+  }
+  return null;
+}
+
+const SMALL = 2 ** 31;
+
+function intAdd(a: IntLike, b: IntLike): number | bigint {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a + b;
+    return Number.isSafeInteger(r) ? r : normInt(BigInt(a) + BigInt(b));
+  }
+  return normInt(toBigInt(a) + toBigInt(b));
+}
+
+function intSub(a: IntLike, b: IntLike): number | bigint {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a - b;
+    return Number.isSafeInteger(r) ? r : normInt(BigInt(a) - BigInt(b));
+  }
+  return normInt(toBigInt(a) - toBigInt(b));
+}
+
+function intMul(a: IntLike, b: IntLike, budget: Budget): number | bigint {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a * b;
+    if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
+    return normInt(BigInt(a) * BigInt(b));
+  }
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  budget.checkSize((bitLength(x) + bitLength(y)) / 8);
+  return normInt(x * y);
+}
+
+function bitLength(x: bigint): number {
+  return (x < 0n ? -x : x).toString(16).length * 4;
+}
+
+function floorDivInt(a: IntLike, b: IntLike): number | bigint {
+  if (typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL) {
+    if (b === 0) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+    return Math.floor(a / b);
+  }
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  if (y === 0n) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+  let q = x / y;
+  if ((x % y !== 0n) && ((x < 0n) !== (y < 0n))) q -= 1n;
+  return normInt(q);
+}
+
+function modInt(a: IntLike, b: IntLike): number | bigint {
+  if (typeof a === "number" && typeof b === "number") {
+    if (b === 0) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+    const r = a % b;
+    return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
+  }
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  if (y === 0n) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+  const r = x % y;
+  return normInt(r !== 0n && r < 0n !== y < 0n ? r + y : r);
+}
+
+function floatMod(a: number, b: number): number {
+  if (b === 0) throw pyError("ZeroDivisionError", "float modulo");
+  const r = a % b;
+  if (r === 0) return b < 0 ? -0 : 0;
+  return r < 0 !== b < 0 ? r + b : r;
+}
+
+/** CPython's float floor division: via fmod, so that a == b * (a // b) + a % b holds closely. */
+function floatFloorDiv(a: number, b: number): number {
+  if (b === 0) throw pyError("ZeroDivisionError", "float floor division by zero");
+  let mod = a % b;
+  let div = (a - mod) / b;
+  if (mod !== 0) {
+    if (b < 0 !== mod < 0) {
+      mod += b;
+      div -= 1;
+    }
+  }
+  if (div === 0) return (a / b) < 0 ? -0 : 0;
+  let floor = Math.floor(div);
+  if (div - floor > 0.5) floor += 1;
+  return floor;
+}
+
+function intPow(a: IntLike, b: IntLike, budget: Budget): Value {
+  const base = toBigInt(a);
+  const exp = toBigInt(b);
+  if (exp < 0n) {
+    const fb = Number(base);
+    if (fb === 0) throw pyError("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+    return new PyFloat(Math.pow(fb, Number(exp)));
+  }
+  if (base === 0n || base === 1n) return exp === 0n ? 1 : Number(base);
+  if (base === -1n) return exp % 2n === 0n ? 1 : -1;
+  // Charge the result's size before computing it: 2 ** 10**9 fails here, instantly.
+  const bits = Number(exp) * bitLength(base);
+  budget.checkSize(bits / 8);
+  budget.step(Math.ceil(bits / 64));
+  if (typeof a === "number" && typeof b === "number") {
+    const r = Math.pow(a, b);
+    if (Number.isSafeInteger(r)) return r;
+  }
+  return normInt(base ** exp);
+}
+
+function floatPow(a: number, b: number): PyFloat {
+  if (a === 0 && b < 0) throw pyError("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+  if (a < 0 && !Number.isInteger(b) && Number.isFinite(b)) {
+    throw pyError("ValueError", "complex results are not supported in the sandbox");
+  }
+  const r = Math.pow(a, b);
+  if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw pyError("OverflowError", "(34, 'Numerical result out of range')");
+  return new PyFloat(r);
+}
+
+function checkFloat(r: number, a: number, b: number): PyFloat {
+  if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw pyError("OverflowError", "int too large to convert to float");
+  return new PyFloat(r);
+}
+
+function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | bigint {
+  const x = toBigInt(a);
+  const n = toBigInt(b);
+  if (n < 0n) throw pyError("ValueError", "negative shift count");
+  if (left) {
+    budget.checkSize((bitLength(x) + Number(n)) / 8);
+    return normInt(x << n);
+  }
+  return normInt(x >> n);
+}
+
+// ------------------------------------------------------------------ binary operators
+
+export type BinaryOp = "+" | "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@";
+
+function unsupported(op: string, a: Value, b: Value): PyException {
+  return pyError("TypeError", `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+/** Python's `a op b`. `budget` pays for sizes of new strings, lists and big ints. */
+export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?: (t: string, args: Value) => string): Value {
+  // The common case first: two small ints.
+  if (typeof a === "number" && typeof b === "number") {
+    switch (op) {
+      case "+": {
+        const r = a + b;
+        return Number.isSafeInteger(r) ? r : normInt(BigInt(a) + BigInt(b));
+      }
+      case "-": {
+        const r = a - b;
+        return Number.isSafeInteger(r) ? r : normInt(BigInt(a) - BigInt(b));
+      }
+      case "*":
+        return intMul(a, b, budget);
+    }
+  }
+  if (isIntLike(a) && isIntLike(b)) {
+    switch (op) {
+      case "+":
+        return intAdd(a, b);
+      case "-":
+        return intSub(a, b);
+      case "*":
+        return intMul(a, b, budget);
+      case "/": {
+        if ((typeof b === "boolean" ? b : b !== 0 && b !== 0n) === false) throw pyError("ZeroDivisionError", "division by zero");
+        if (typeof a === "bigint" || typeof b === "bigint") return new PyFloat(bigTrueDiv(toBigInt(a), toBigInt(b)));
+        return new PyFloat(asNumber(a) / asNumber(b));
+      }
+      case "//":
+        return floorDivInt(a, b);
+      case "%":
+        return modInt(a, b);
+      case "**":
+        return intPow(a, b, budget);
+      case "<<":
+        return shift(a, b, true, budget);
+      case ">>":
+        return shift(a, b, false, budget);
+      case "&":
+        if (typeof a === "boolean" && typeof b === "boolean") return a && b;
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a & b : normInt(toBigInt(a) & toBigInt(b));
+      case "|":
+        if (typeof a === "boolean" && typeof b === "boolean") return a || b;
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a | b : normInt(toBigInt(a) | toBigInt(b));
+      case "^":
+        if (typeof a === "boolean" && typeof b === "boolean") return a !== b;
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a ^ b : normInt(toBigInt(a) ^ toBigInt(b));
+    }
+    throw unsupported(op, a, b);
+  }
+  const fa = a instanceof PyFloat || isIntLike(a) ? toFloat(a) : null;
+  const fb = b instanceof PyFloat || isIntLike(b) ? toFloat(b) : null;
+  if (fa !== null && fb !== null) {
+    switch (op) {
+      case "+":
+        return checkFloat(fa + fb, fa, fb);
+      case "-":
+        return checkFloat(fa - fb, fa, fb);
+      case "*":
+        return checkFloat(fa * fb, fa, fb);
+      case "/":
+        if (fb === 0) throw pyError("ZeroDivisionError", "float division by zero");
+        return checkFloat(fa / fb, fa, fb);
+      case "//":
+        return new PyFloat(floatFloorDiv(fa, fb));
+      case "%":
+        return new PyFloat(floatMod(fa, fb));
+      case "**":
+        return floatPow(fa, fb);
+    }
+    throw unsupported(op, a, b);
+  }
+  return sequenceBinary(op, a, b, budget, format);
+}
+
+/** Exact true division of big ints (CPython rounds correctly; so do we, to within double precision). */
+function bigTrueDiv(x: bigint, y: bigint): number {
+  const q = Number(x) / Number(y);
+  if (Number.isFinite(q)) return q;
+  // Scale down both to keep the quotient finite where it is representable.
+  const shiftBits = BigInt(Math.max(bitLength(x), bitLength(y)) - 1000);
+  const r = Number(x >> shiftBits) / Number(y >> shiftBits);
+  if (!Number.isFinite(r)) throw pyError("OverflowError", "integer division result too large for a float");
+  return r;
+}
+
+function repeatCount(v: Value): number | null {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "bigint") return v > 0n ? Number.MAX_SAFE_INTEGER : 0;
+  return null;
+}
+
+function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?: (t: string, args: Value) => string): Value {
+  if (typeof a === "string") {
+    if (op === "+" && typeof b === "string") {
+      budget.checkSize(2 * (a.length + b.length));
+      return a + b;
+    }
+    if (op === "*") {
+      const n = repeatCount(b);
+      if (n !== null) return repeatString(a, n, budget);
+    }
+    if (op === "%" && format) return format(a, b);
+    if (op === "+") throw pyError("TypeError", `can only concatenate str (not "${typeName(b)}") to str`);
+  }
+  if (typeof b === "string" && op === "*") {
+    const n = repeatCount(a);
+    if (n !== null) return repeatString(b, n, budget);
+  }
+  if (a instanceof PyList) {
+    if (op === "+") {
+      if (b instanceof PyList) {
+        budget.alloc(8 * (a.items.length + b.items.length));
+        budget.step(a.items.length + b.items.length);
+        return new PyList(a.items.concat(b.items));
+      }
+      throw pyError("TypeError", `can only concatenate list (not "${typeName(b)}") to list`);
+    }
+    if (op === "*") {
+      const n = repeatCount(b);
+      if (n !== null) return new PyList(repeatItems(a.items, n, budget));
+    }
+  }
+  if (b instanceof PyList && op === "*") {
+    const n = repeatCount(a);
+    if (n !== null) return new PyList(repeatItems(b.items, n, budget));
+  }
+  if (a instanceof PyTuple) {
+    if (op === "+") {
+      if (b instanceof PyTuple) {
+        budget.alloc(8 * (a.items.length + b.items.length));
+        budget.step(a.items.length + b.items.length);
+        return new PyTuple([...a.items, ...b.items]);
+      }
+      throw pyError("TypeError", `can only concatenate tuple (not "${typeName(b)}") to tuple`);
+    }
+    if (op === "*") {
+      const n = repeatCount(b);
+      if (n !== null) return new PyTuple(repeatItems(a.items, n, budget));
+    }
+  }
+  if (b instanceof PyTuple && op === "*") {
+    const n = repeatCount(a);
+    if (n !== null) return new PyTuple(repeatItems(b.items, n, budget));
+  }
+  if (a instanceof PyDict && b instanceof PyDict && op === "|") {
+    const out = new PyDict();
+    budget.alloc(16 * (a.size + b.size));
+    budget.step(a.size + b.size);
+    for (const [k, v] of a.entries()) out.set(k, v);
+    for (const [k, v] of b.entries()) out.set(k, v);
+    return out;
+  }
+  if (a instanceof PySet && b instanceof PySet) {
+    const result = setOperation(op, a, b, budget);
+    if (result) return result;
+  }
+  if (a instanceof PyBytes && op === "*") {
+    const n = repeatCount(b);
+    if (n !== null) {
+      const size = a.bytes.length * Math.max(0, n);
+      budget.checkSize(size);
+      budget.step(1 + (size >> 6));
+      const out = new Uint8Array(size);
+      for (let i = 0; i < size; i += a.bytes.length) out.set(a.bytes, i);
+      return new PyBytes(out);
+    }
+  }
+  if (a instanceof PyBytes && b instanceof PyBytes && op === "+") {
+    budget.checkSize(a.bytes.length + b.bytes.length);
+    const out = new Uint8Array(a.bytes.length + b.bytes.length);
+    out.set(a.bytes);
+    out.set(b.bytes, a.bytes.length);
+    return new PyBytes(out);
+  }
+  throw unsupported(op, a, b);
+}
+
+function repeatString(s: string, n: number, budget: Budget): string {
+  if (n <= 0 || s.length === 0) return "";
+  // Charged before allocating: 'x' * 10**9 fails here.
+  budget.checkSize(2 * s.length * n);
+  budget.step(Math.ceil((s.length * n) / 64));
+  return s.repeat(n);
+}
+
+function repeatItems(items: readonly Value[], n: number, budget: Budget): Value[] {
+  if (n <= 0 || items.length === 0) return [];
+  budget.alloc(8 * items.length * n);
+  budget.step(items.length * n);
+  const out: Value[] = [];
+  for (let i = 0; i < n; i++) for (const item of items) out.push(item);
+  return out;
+}
+
+function setOperation(op: BinaryOp, a: PySet, b: PySet, budget: Budget): PySet | null {
+  budget.step(a.size + b.size);
+  const out = new PySet(a.frozen);
+  switch (op) {
+    case "|":
+      for (const v of a.values()) out.add(v);
+      for (const v of b.values()) out.add(v);
+      return out;
+    case "&":
+      for (const v of a.values()) if (b.has(v)) out.add(v);
+      return out;
+    case "-":
+      for (const v of a.values()) if (!b.has(v)) out.add(v);
+      return out;
+    case "^":
+      for (const v of a.values()) if (!b.has(v)) out.add(v);
+      for (const v of b.values()) if (!a.has(v)) out.add(v);
+      return out;
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------ unary operators
+
+export function unary(op: "-" | "+" | "~", v: Value): Value {
+  if (typeof v === "number") {
+    if (op === "-") return v === 0 ? 0 : -v;
+    if (op === "+") return v;
+    return Math.abs(v) < SMALL ? ~v : normInt(~BigInt(v));
+  }
+  if (typeof v === "boolean") return unary(op, v ? 1 : 0);
+  if (typeof v === "bigint") return normInt(op === "-" ? -v : op === "+" ? v : ~v);
+  if (v instanceof PyFloat && op !== "~") return op === "-" ? new PyFloat(-v.v) : v;
+  const name = op === "-" ? "unary -" : op === "+" ? "unary +" : "unary ~";
+  throw pyError("TypeError", `bad operand type for ${name}: '${typeName(v)}'`);
+}
+
+// ------------------------------------------------------------------ equality and ordering
+
+/** Python's `a == b`. */
+export function equals(a: Value, b: Value): boolean {
+  if (a === b) return typeof a !== "object" || !(a instanceof PyFloat) || !Number.isNaN(a.v);
+  if (typeof a === "string" || typeof b === "string") return false;
+  if (isNumeric(a) && isNumeric(b)) return compareNumbers(a, b) === 0;
+  if (a instanceof PyList && b instanceof PyList) return sequenceEquals(a.items, b.items);
+  if (a instanceof PyTuple && b instanceof PyTuple) return sequenceEquals(a.items, b.items);
+  if (a instanceof PyDict && b instanceof PyDict) {
+    if (a.size !== b.size) return false;
+    for (const [k, v] of a.map) {
+      const other = b.map.get(k);
+      if (other === undefined || !equals(v, other)) return false;
+    }
+    return true;
+  }
+  if (a instanceof PySet && b instanceof PySet) {
+    if (a.size !== b.size) return false;
+    for (const k of a.map.keys()) if (!b.map.has(k)) return false;
+    return true;
+  }
+  if (a instanceof PyBytes && b instanceof PyBytes) {
+    return a.bytes.length === b.bytes.length && a.bytes.every((x, i) => x === b.bytes[i]);
+  }
+  if (a instanceof PyRange && b instanceof PyRange) {
+    const n = a.length;
+    return n === b.length && (n === 0 || (a.start === b.start && (n === 1 || a.step === b.step)));
+  }
+  return false;
+}
+
+function sequenceEquals(a: readonly Value[], b: readonly Value[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !equals(a[i]!, b[i]!)) return false;
+  return true;
+}
+
+function isNumeric(v: Value): v is number | bigint | boolean | PyFloat {
+  return typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" || v instanceof PyFloat;
+}
+
+/** Compares two numbers exactly (big ints against floats included); NaN compares as NaN. */
+function compareNumbers(a: number | bigint | boolean | PyFloat, b: number | bigint | boolean | PyFloat): number {
+  if (typeof a === "boolean") a = a ? 1 : 0;
+  if (typeof b === "boolean") b = b ? 1 : 0;
+  if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "bigint" && typeof b === "bigint") return a < b ? -1 : a > b ? 1 : 0;
+  const x = a instanceof PyFloat ? a.v : a;
+  const y = b instanceof PyFloat ? b.v : b;
+  if (typeof x === "number" && typeof y === "number") return x < y ? -1 : x > y ? 1 : x === y ? 0 : NaN;
+  // One bigint, one double.
+  if (typeof x === "bigint") return -compareFloatBig(y as number, x);
+  return compareFloatBig(x as number, y as bigint);
+}
+
+function compareFloatBig(f: number, i: bigint): number {
+  if (Number.isNaN(f)) return NaN;
+  if (f === Infinity) return 1;
+  if (f === -Infinity) return -1;
+  const floor = BigInt(Math.floor(f));
+  if (floor < i) return -1;
+  if (floor > i) return 1;
+  return f === Math.floor(f) ? 0 : 1;
+}
+
+export type CompareOp = "<" | "<=" | ">" | ">=";
+
+/** Python's ordering comparisons. */
+export function compare(op: CompareOp, a: Value, b: Value, budget: Budget): boolean {
+  let c: number;
+  if (typeof a === "number" && typeof b === "number") c = a < b ? -1 : a > b ? 1 : 0;
+  else if (typeof a === "string" && typeof b === "string") {
+    budget.step(Math.min(a.length, b.length) >> 6);
+    c = a < b ? -1 : a > b ? 1 : 0;
+    if (c !== 0 && (hasSurrogates(a) || hasSurrogates(b))) c = compareCodePoints(a, b);
+  } else if (isNumeric(a) && isNumeric(b)) c = compareNumbers(a, b);
+  else if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
+    return compareSequences(op, a.items, b.items, budget);
+  } else if (a instanceof PySet && b instanceof PySet) {
+    const subset = (x: PySet, y: PySet) => [...x.map.keys()].every((k) => y.map.has(k));
+    switch (op) {
+      case "<=":
+        return subset(a, b);
+      case "<":
+        return a.size < b.size && subset(a, b);
+      case ">=":
+        return subset(b, a);
+      case ">":
+        return a.size > b.size && subset(b, a);
+    }
+  } else {
+    throw pyError("TypeError", `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+  }
+  if (Number.isNaN(c)) return false;
+  switch (op) {
+    case "<":
+      return c < 0;
+    case "<=":
+      return c <= 0;
+    case ">":
+      return c > 0;
+    case ">=":
+      return c >= 0;
+  }
+}
+
+function compareSequences(op: CompareOp, a: readonly Value[], b: readonly Value[], budget: Budget): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    budget.step(1);
+    if (!equals(a[i]!, b[i]!)) return compare(op, a[i]!, b[i]!, budget);
+  }
+  return compare(op, a.length, b.length, budget);
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+function hasSurrogates(s: string): boolean {
+  return SURROGATE.test(s);
+}
+
+function compareCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return x.length - y.length < 0 ? -1 : x.length > y.length ? 1 : 0;
+}
+
+/** A three-way comparison for sorting: -1, 0 or 1 (TypeError for unorderable pairs). */
+export function cmp(a: Value, b: Value, budget: Budget): number {
+  if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+  if (compare("<", a, b, budget)) return -1;
+  if (compare("<", b, a, budget)) return 1;
+  return 0;
+}
+
+// ------------------------------------------------------------------ containment, length, hashing
+
+export function hashOf(v: Value) {
+  try {
+    return hashKey(v);
+  } catch (e) {
+    if (e instanceof UnhashableError) throw pyError("TypeError", `unhashable type: '${e.typeName}'`);
+    throw e;
+  }
+}
+
+/** Python's `item in container`. */
+export function contains(container: Value, item: Value, budget: Budget): boolean {
+  if (typeof container === "string") {
+    if (typeof item !== "string") {
+      throw pyError("TypeError", `'in <string>' requires string as left operand, not ${typeName(item)}`);
+    }
+    budget.step(container.length >> 6);
+    return container.includes(item);
+  }
+  if (container instanceof PyDict) return container.map.has(hashOf(item));
+  if (container instanceof PySet) return container.map.has(hashOf(item));
+  if (container instanceof PyList || container instanceof PyTuple) {
+    const items = container.items;
+    for (let i = 0; i < items.length; i++) {
+      if (items[i] === item || equals(items[i]!, item)) {
+        budget.step(i + 1);
+        return true;
+      }
+    }
+    budget.step(items.length);
+    return false;
+  }
+  if (container instanceof PyRange) {
+    if (typeof item !== "number") return false;
+    const { start, stop, step } = container;
+    if (step > 0 ? item < start || item >= stop : item > start || item <= stop) return false;
+    return (item - start) % step === 0;
+  }
+  if (container instanceof PyBytes && typeof item === "number") return container.bytes.includes(item);
+  if (container instanceof PyDictView) {
+    if (container.kind === "keys") return container.dict.map.has(hashOf(item));
+    const items = container.items();
+    budget.step(items.length);
+    return items.some((x) => equals(x, item));
+  }
+  if (container instanceof PyIterator) {
+    for (let v = container.next(); v !== DONE; v = container.next()) {
+      budget.step(1);
+      if (equals(v, item)) return true;
+    }
+    return false;
+  }
+  throw pyError("TypeError", `argument of type '${typeName(container)}' is not iterable`);
+}
+
+export function length(v: Value): number {
+  if (typeof v === "string") return cpLength(v);
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.length;
+  if (v instanceof PyDict || v instanceof PySet) return v.size;
+  if (v instanceof PyRange) return v.length;
+  if (v instanceof PyBytes) return v.bytes.length;
+  if (v instanceof PyDictView) return v.dict.size;
+  throw pyError("TypeError", `object of type '${typeName(v)}' has no len()`);
+}
+
+// ------------------------------------------------------------------ indexing
+
+function indexOf(v: Value, typeLabel: string): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "bigint") throw pyError("IndexError", `cannot fit 'int' into an index-sized integer`);
+  throw pyError("TypeError", `${typeLabel} indices must be integers or slices, not ${typeName(v)}`);
+}
+
+/** A slice object as built by `a[x:y:z]`. */
+export class SliceValue {
+  constructor(
+    readonly start: Value,
+    readonly stop: Value,
+    readonly step: Value,
+  ) {}
+}
+
+
+function sliceItems(items: readonly Value[], s: SliceValue, budget: Budget): Value[] {
+  const { start, stop, step } = sliceIndices(items.length, s.start, s.stop, s.step);
+  if (step === 1) {
+    budget.step(Math.max(0, stop - start));
+    return items.slice(start, Math.max(start, stop));
+  }
+  const out: Value[] = [];
+  if (step > 0) for (let i = start; i < stop; i += step) out.push(items[i]!);
+  else for (let i = start; i > stop; i += step) out.push(items[i]!);
+  budget.step(out.length);
+  return out;
+}
+
+/** Python's `container[key]`. */
+export function getItem(container: Value, key: Value, budget: Budget): Value {
+  if (container instanceof PyDict) {
+    const v = container.map.get(hashOf(key));
+    if (v === undefined) throw new PyException(pyError("KeyError").type, [key]);
+    return v;
+  }
+  if (container instanceof PyList || container instanceof PyTuple) {
+    const items = container.items;
+    if (key instanceof SliceValue) {
+      const out = sliceItems(items, key, budget);
+      return container instanceof PyList ? new PyList(out) : new PyTuple(out);
+    }
+    let i = indexOf(key, container instanceof PyList ? "list" : "tuple");
+    if (i < 0) i += items.length;
+    if (i < 0 || i >= items.length) {
+      throw pyError("IndexError", `${container instanceof PyList ? "list" : "tuple"} index out of range`);
+    }
+    return items[i]!;
+  }
+  if (typeof container === "string") {
+    if (key instanceof SliceValue) {
+      budget.step(container.length >> 4);
+      return cpSlice(container, key.start, key.stop, key.step);
+    }
+    const i = indexOf(key, "string");
+    const ch = cpAt(container, i);
+    if (ch === undefined) throw pyError("IndexError", "string index out of range");
+    return ch;
+  }
+  if (container instanceof PyRange) {
+    if (key instanceof SliceValue) {
+      const { start, stop, step } = sliceIndices(container.length, key.start, key.stop, key.step);
+      return new PyRange(container.at(start), container.at(stop), container.step * step);
+    }
+    let i = indexOf(key, "range");
+    if (i < 0) i += container.length;
+    if (i < 0 || i >= container.length) throw pyError("IndexError", "range object index out of range");
+    return container.at(i);
+  }
+  if (container instanceof PyBytes) {
+    if (key instanceof SliceValue) {
+      const { start, stop, step } = sliceIndices(container.bytes.length, key.start, key.stop, key.step);
+      const out: number[] = [];
+      if (step > 0) for (let i = start; i < stop; i += step) out.push(container.bytes[i]!);
+      else for (let i = start; i > stop; i += step) out.push(container.bytes[i]!);
+      return new PyBytes(Uint8Array.from(out));
+    }
+    let i = indexOf(key, "byte");
+    if (i < 0) i += container.bytes.length;
+    if (i < 0 || i >= container.bytes.length) throw pyError("IndexError", "index out of range");
+    return container.bytes[i]!;
+  }
+  throw pyError("TypeError", `'${typeName(container)}' object is not subscriptable`);
+}
+
+/** Python's `container[key] = value`. */
+export function setItem(container: Value, key: Value, value: Value, budget: Budget): void {
+  if (container instanceof PyDict) {
+    const k = hashOf(key);
+    if (!container.map.has(k)) budget.alloc(storedSize(value) + 16);
+    container.set(key, value);
+    return;
+  }
+  if (container instanceof PyList) {
+    if (key instanceof SliceValue) {
+      const replacement = iterateToArray(value, budget);
+      const { start, stop, step } = sliceIndices(container.items.length, key.start, key.stop, key.step);
+      if (step === 1) {
+        budget.alloc(8 * replacement.length);
+        container.items.splice(start, Math.max(0, stop - start), ...replacement);
+        return;
+      }
+      const indices: number[] = [];
+      if (step > 0) for (let i = start; i < stop; i += step) indices.push(i);
+      else for (let i = start; i > stop; i += step) indices.push(i);
+      if (indices.length !== replacement.length) {
+        throw pyError("ValueError", `attempt to assign sequence of size ${replacement.length} to extended slice of size ${indices.length}`);
+      }
+      indices.forEach((i, j) => (container.items[i] = replacement[j]!));
+      return;
+    }
+    let i = indexOf(key, "list");
+    if (i < 0) i += container.items.length;
+    if (i < 0 || i >= container.items.length) throw pyError("IndexError", "list assignment index out of range");
+    container.items[i] = value;
+    return;
+  }
+  throw pyError("TypeError", `'${typeName(container)}' object does not support item assignment`);
+}
+
+/** Python's `del container[key]`. */
+export function delItem(container: Value, key: Value, budget: Budget): void {
+  if (container instanceof PyDict) {
+    if (!container.delete(key)) throw new PyException(pyError("KeyError").type, [key]);
+    return;
+  }
+  if (container instanceof PyList) {
+    if (key instanceof SliceValue) {
+      const { start, stop, step } = sliceIndices(container.items.length, key.start, key.stop, key.step);
+      budget.step(container.items.length);
+      if (step === 1) {
+        container.items.splice(start, Math.max(0, stop - start));
+        return;
+      }
+      const drop = new Set<number>();
+      if (step > 0) for (let i = start; i < stop; i += step) drop.add(i);
+      else for (let i = start; i > stop; i += step) drop.add(i);
+      container.items = container.items.filter((_, i) => !drop.has(i));
+      return;
+    }
+    let i = indexOf(key, "list");
+    if (i < 0) i += container.items.length;
+    if (i < 0 || i >= container.items.length) throw pyError("IndexError", "list assignment index out of range");
+    budget.step(container.items.length - i);
+    container.items.splice(i, 1);
+    return;
+  }
+  throw pyError("TypeError", `'${typeName(container)}' object does not support item deletion`);
+}
+
+/** An estimate of the memory a value keeps alive when stored in a container. */
+export function storedSize(v: Value): number {
+  if (typeof v === "string") return 16 + 2 * v.length;
+  return 16;
+}
+
+// ------------------------------------------------------------------ iteration
+
+/** A cursor over any iterable: returns the next item or DONE. */
+export function iterate(v: Value): () => Value | typeof DONE {
+  if (v instanceof PyList) {
+    const list = v;
+    let i = 0;
+    // A list may grow while iterated, as in Python.
+    return () => (i < list.items.length ? list.items[i++]! : DONE);
+  }
+  if (v instanceof PyTuple) {
+    const items = v.items;
+    let i = 0;
+    return () => (i < items.length ? items[i++]! : DONE);
+  }
+  if (v instanceof PyRange) {
+    const { start, step } = v;
+    const n = v.length;
+    let i = 0;
+    return () => (i < n ? start + step * i++ : DONE);
+  }
+  if (typeof v === "string") {
+    const chars = cpChars(v);
+    let i = 0;
+    return () => (i < chars.length ? chars[i++]! : DONE);
+  }
+  if (v instanceof PyDict) {
+    const it = v.map.keys();
+    const dict = v;
+    const size = v.size;
+    return () => {
+      if (dict.size !== size) throw pyError("RuntimeError", "dictionary changed size during iteration");
+      const r = it.next();
+      return r.done ? DONE : dict.keyOf(r.value);
+    };
+  }
+  if (v instanceof PySet) {
+    const it = v.map.values();
+    const set = v;
+    const size = v.size;
+    return () => {
+      if (set.size !== size) throw pyError("RuntimeError", "Set changed size during iteration");
+      const r = it.next();
+      return r.done ? DONE : r.value;
+    };
+  }
+  if (v instanceof PyIterator) return v.next;
+  if (v instanceof PyDictView) return v.cursor();
+  if (v instanceof PyBytes) {
+    const b = v.bytes;
+    let i = 0;
+    return () => (i < b.length ? b[i++]! : DONE);
+  }
+  throw pyError("TypeError", `'${typeName(v)}' object is not iterable`);
+}
+
+/** All items of an iterable, one step each. */
+export function iterateToArray(v: Value, budget: Budget): Value[] {
+  if (v instanceof PyList || v instanceof PyTuple) {
+    budget.step(v.items.length);
+    return [...v.items];
+  }
+  const next = iterate(v);
+  const out: Value[] = [];
+  for (let item = next(); item !== DONE; item = next()) {
+    budget.step(1);
+    out.push(item);
+  }
+  return out;
+}
+
+export { repr };

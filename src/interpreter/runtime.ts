@@ -1,0 +1,493 @@
+// The state of one execution and the operations compiled code calls into: calling functions,
+// attribute and method lookup, host (tool) calls, time slicing, imports, printing.
+import type { Budget } from "./budget.js";
+import { Cell, type Frame, Frame as FrameClass, PyFunction, RETURN, UNBOUND } from "./compile.js";
+import { CancelledError, EXC, PyExcType, PyException, pyError, ResourceLimitError } from "./errors.js";
+import { ascii, formatValue, percentFormat } from "./format.js";
+import { fromHost, toHost } from "./boundary.js";
+import { ABSENT_BUILTINS, TYPE_ATTRIBUTES } from "./builtins.js";
+import { lookupMethod } from "./methods/index.js";
+import type { Kwargs, NativeContext } from "./native.js";
+import {
+  HostCallable,
+  HostObject,
+  Pending,
+  PyBoundMethod,
+  PyBuiltin,
+  PyCoroutine,
+  PyFuture,
+  PyIterator,
+  PyModule,
+  PyType,
+} from "./objects.js";
+import { binary, type BinaryOp, hashOf, iterateToArray } from "./ops.js";
+import { repr as reprOf, str as strOf } from "./repr.js";
+import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
+
+/** A tool call as recorded in the SandboxResult. */
+export interface ToolCallRecord {
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  ok: boolean;
+  error: string | null;
+  duration_seconds: number;
+}
+
+/** Python recursion limit, as CPython's default. */
+export const RECURSION_LIMIT = 1000;
+/** Every this many nested Python calls the JS stack is unwound (the call resumes on a fresh one). */
+const STACK_SLICE = 48;
+/** How long the interpreter runs before letting the event loop serve others. */
+const TIME_SLICE_MS = 8;
+
+export interface RuntimeOptions {
+  budget: Budget;
+  builtins: Map<string, Value>;
+  modules: Map<string, () => PyModule>;
+  hosts: Map<string, HostObject>;
+  signal?: AbortSignal;
+  /** Absolute time (performance.now()) at which the execution times out. */
+  deadline: number;
+}
+
+export class Runtime implements NativeContext {
+  readonly budget: Budget;
+  readonly stdout: string[] = [];
+  readonly toolCalls: ToolCallRecord[] = [];
+  private readonly builtins: Map<string, Value>;
+  private readonly modules: Map<string, () => PyModule>;
+  private readonly loaded = new Map<string, PyModule>();
+  readonly hosts: Map<string, HostObject>;
+  private readonly signal: AbortSignal | undefined;
+  private readonly deadline: number;
+  private sliceEnd: number;
+  private ticks = 0;
+  private yieldDue = false;
+  /** Python calls nested on the current JS stack (unwound every STACK_SLICE). */
+  private jsDepth = 0;
+  /** Inside a native's synchronous callback: nothing may suspend there. */
+  private syncOnly = 0;
+
+  constructor(options: RuntimeOptions) {
+    this.budget = options.budget;
+    this.builtins = options.builtins;
+    this.modules = options.modules;
+    this.hosts = options.hosts;
+    this.signal = options.signal;
+    this.deadline = options.deadline;
+    this.sliceEnd = performance.now() + TIME_SLICE_MS;
+  }
+
+  // ---------------------------------------------------------------- time
+
+  /** One interpreter step; every so often, checks the clock and cancellation. */
+  tick(): void {
+    this.budget.step(1);
+    if (++this.ticks >= 1024) {
+      this.ticks = 0;
+      this.checkClock();
+    }
+  }
+
+  private checkClock(): void {
+    const now = performance.now();
+    if (now > this.deadline) throw new ResourceLimitError("tool_execution_timeout", this.budget.limits.tool_execution_timeout, "the execution ran too long");
+    if (this.signal?.aborted) throw new CancelledError();
+    if (now > this.sliceEnd) this.yieldDue = true;
+  }
+
+  /** True when the time slice is used up and the caller can suspend here. */
+  shouldYield(): boolean {
+    return this.yieldDue && this.syncOnly === 0;
+  }
+
+  /** Gives the event loop a turn; the returned Pending settles when this execution may continue. */
+  yieldNow(): Pending {
+    this.yieldDue = false;
+    return new Pending(
+      new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.sliceEnd = performance.now() + TIME_SLICE_MS;
+        this.checkClock();
+      }),
+    );
+  }
+
+  isCatchableByFinally(_e: unknown): boolean {
+    return false;
+  }
+
+  // ---------------------------------------------------------------- values
+
+  binary(op: BinaryOp, a: Value, b: Value): Value {
+    return binary(op, a, b, this.budget, (template, args) => percentFormat(this, template, args));
+  }
+
+  repr(v: Value): string {
+    return reprOf(v, (n) => this.budget.step(n >> 5));
+  }
+
+  str(v: Value): string {
+    return strOf(v, (n) => this.budget.step(n >> 5));
+  }
+
+  ascii(v: Value): string {
+    return ascii(v, (n) => this.budget.step(n >> 5));
+  }
+
+  format(v: Value, spec: string): string {
+    return formatValue(this, v, spec);
+  }
+
+  hash(v: Value): void {
+    hashOf(v);
+  }
+
+  toList(v: Value): Value[] {
+    return iterateToArray(v, this.budget);
+  }
+
+  newList(items: Value[]): PyList {
+    this.budget.alloc(8 * items.length + 16);
+    return new PyList(items);
+  }
+
+  write(text: string): void {
+    this.budget.log(Buffer.byteLength(text));
+    this.stdout.push(text);
+  }
+
+  // ---------------------------------------------------------------- names and modules
+
+  builtin(name: string): Value {
+    const v = this.builtins.get(name);
+    if (v !== undefined) return v;
+    const error = new PyException(EXC.NameError, [`name '${name}' is not defined`]);
+    const absent = ABSENT_BUILTINS[name];
+    if (absent) error.hints.push(`${name}() is not available: ${absent}`);
+    else {
+      const servers = [...this.hosts.keys()].sort();
+      error.hints.push(
+        servers.length
+          ? `Every execution starts with a fresh scope: nothing persists from earlier runs. Server globals: ${servers.join(", ")}.`
+          : "Every execution starts with a fresh scope: nothing persists from earlier runs.",
+      );
+    }
+    throw error;
+  }
+
+  importModule(name: string): PyModule {
+    const cached = this.loaded.get(name);
+    if (cached) return cached;
+    const make = this.modules.get(name);
+    if (!make) {
+      const available = [...this.modules.keys()].sort().join(", ");
+      throw pyError("ImportError", `module '${name}' is not available in the sandbox (available: ${available})`);
+    }
+    const module = make();
+    this.loaded.set(name, module);
+    return module;
+  }
+
+  // ---------------------------------------------------------------- attributes
+
+  getAttr(obj: Value, name: string): Value {
+    if (obj instanceof PyModule) {
+      const v = obj.attrs.get(name);
+      if (v === undefined) throw pyError("AttributeError", `module '${obj.name}' has no attribute '${name}'`);
+      return v;
+    }
+    if (obj instanceof HostObject) return this.hostAttr(obj, name);
+    if (obj instanceof PyType) {
+      const fn = TYPE_ATTRIBUTES[obj.name]?.[name];
+      if (fn) return new PyBuiltin(`${obj.name}.${name}`, fn);
+      throw pyError("AttributeError", `type object '${obj.name}' has no attribute '${name}'`);
+    }
+    if (obj instanceof PyException) {
+      if (name === "args") return new PyTuple(obj.args);
+      const v = obj.attrs.get(name);
+      if (v !== undefined) return v;
+    }
+    const method = lookupMethod(obj, name);
+    if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
+    throw this.noAttribute(obj, name);
+  }
+
+  private noAttribute(obj: Value, name: string): PyException {
+    const error = pyError("AttributeError", `'${typeName(obj)}' object has no attribute '${name}'`);
+    if (obj instanceof PyDict) error.hints.push(`dict keys are read with subscripts: use ["${name}"] or .get("${name}") instead of .${name}`);
+    return error;
+  }
+
+  private hostAttr(host: HostObject, name: string): Value {
+    if (host.methods.has(name)) return new HostCallable(host, name, false);
+    if (name.endsWith("_async") && host.methods.has(name.slice(0, -6))) return new HostCallable(host, name.slice(0, -6), true);
+    const error = pyError("AttributeError", `server '${host.name}' has no tool '${name}'`);
+    const close = closestNames(name, [...host.methods.keys()]);
+    if (close.length) error.hints.push(`Did you mean ${close.map((c) => `${host.name}.${c}`).join(" or ")}?`);
+    error.hints.push(`Read servers/${host.name}.pyi (readToolFile) for the tools of '${host.name}' and their parameters.`);
+    throw error;
+  }
+
+  callMethod(obj: Value, name: string, args: Value[], kwargs: Kwargs | null, f: Frame): Value | Pending {
+    const method = lookupMethod(obj, name);
+    if (method) return method(this, obj, args, kwargs);
+    return this.callValue(this.getAttr(obj, name), args, kwargs, f);
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  /** Calls any callable; the result may be Pending (a tool call, a time slice, deep recursion). */
+  callValue(fn: Value, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
+    if (fn instanceof PyFunction) return this.callFunction(fn, args, kwargs, caller);
+    if (fn instanceof PyBuiltin) return fn.fn(this, args, kwargs);
+    if (fn instanceof PyBoundMethod) return fn.call(this, args, kwargs);
+    if (fn instanceof PyType) return fn.construct(this, args, kwargs);
+    if (fn instanceof PyExcType) {
+      if (kwargs && kwargs.size) throw pyError("TypeError", `${fn.name}() takes no keyword arguments`);
+      return new PyException(fn, args);
+    }
+    if (fn instanceof HostCallable) return this.callHost(fn, args, kwargs);
+    throw pyError("TypeError", `'${typeName(fn)}' object is not callable`);
+  }
+
+  /** NativeContext.call: synchronous, for natives (sort keys, json default hooks); suspending is refused. */
+  call(fn: Value, args: Value[], kwargs: Kwargs | null = null): Value {
+    this.syncOnly++;
+    try {
+      const r = this.callValue(fn, args, kwargs, null);
+      if (r instanceof Pending) {
+        r.promise.catch(() => undefined);
+        throw pyError("RuntimeError", "a tool call cannot run inside a callback given to a built-in (a sort key, map or filter function); call it in a loop instead");
+      }
+      return r;
+    } finally {
+      this.syncOnly--;
+    }
+  }
+
+  callFunction(fn: PyFunction, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
+    const code = fn.code;
+    if (code.isAsync) return new PyCoroutine(code.name, () => this.invoke(fn, args, kwargs, caller));
+    return this.invoke(fn, args, kwargs, caller);
+  }
+
+  private invoke(fn: PyFunction, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
+    const code = fn.code;
+    const depth = (caller?.depth ?? 0) + 1;
+    if (depth > RECURSION_LIMIT || (this.syncOnly > 0 && this.jsDepth > 4 * STACK_SLICE)) {
+      throw pyError("RecursionError", "maximum recursion depth exceeded");
+    }
+    const frame = new FrameClass(new Array(code.slotCount).fill(UNBOUND), fn.closure, fn.globals, code.name, depth);
+    bindArguments(fn, frame, args, kwargs);
+    for (const slot of code.cellSlots) frame.slots[slot] = new Cell(UNBOUND);
+    this.tick();
+    // Deep recursion: the call resumes from the event loop, on a fresh JS stack, so Python
+    // recursion never turns into unbounded JS recursion.
+    if (this.jsDepth >= STACK_SLICE && this.syncOnly === 0) {
+      return new Pending(Promise.resolve()).then(() => this.run(fn, frame, caller));
+    }
+    if (this.shouldYield()) return this.yieldNow().then(() => this.run(fn, frame, caller));
+    return this.run(fn, frame, caller);
+  }
+
+  /** Runs `fn`'s body in `frame`, adding the frame to the traceback of an escaping exception. */
+  private run(fn: PyFunction, frame: Frame, caller: Frame | null): Value | Pending {
+    this.jsDepth++;
+    let r;
+    try {
+      r = fn.code.body(frame);
+    } catch (e) {
+      throw this.traced(e, frame, caller);
+    } finally {
+      this.jsDepth--;
+    }
+    if (r instanceof Pending) {
+      return new Pending(
+        r.promise.then(
+          (c) => (c === RETURN ? frame.ret : null),
+          (e) => {
+            throw this.traced(e, frame, caller);
+          },
+        ),
+      );
+    }
+    return r === RETURN ? frame.ret : null;
+  }
+
+  /** Adds the frame's current line to an exception's traceback as it leaves the frame. */
+  traced(e: unknown, frame: Frame, caller: Frame | null): unknown {
+    if (e instanceof PyException) {
+      e.traceback.push({ line: frame.line, column: frame.col, scope: frame.scopeName });
+      void caller;
+    }
+    return e;
+  }
+
+  await(v: Value): Value | Pending {
+    if (v instanceof PyCoroutine || v instanceof PyFuture) return v.run();
+    throw pyError("TypeError", `object ${typeName(v)} can't be used in 'await' expression`);
+  }
+
+  // ---------------------------------------------------------------- host calls
+
+  private callHost(callable: HostCallable, args: Value[], kwargs: Kwargs | null): Value | Pending {
+    if (callable.async) {
+      return new PyFuture(`${callable.host.name}.${callable.method}_async`, () => this.hostCall(callable, args, kwargs));
+    }
+    return this.hostCall(callable, args, kwargs);
+  }
+
+  private hostCall(callable: HostCallable, args: Value[], kwargs: Kwargs | null): Pending {
+    this.budget.toolCall();
+    const limits = this.budget.limits;
+    const positional = args.map((a) => toHost(a, limits, "tool argument"));
+    const keywords: Record<string, unknown> = {};
+    if (kwargs) for (const [k, v] of kwargs) keywords[k] = toHost(v, limits, "tool argument");
+    const record: ToolCallRecord = {
+      server: callable.host.name,
+      tool: callable.method,
+      arguments: positional.length === 1 && Object.keys(keywords).length === 0 && isRecord(positional[0]) ? (positional[0] as Record<string, unknown>) : { ...keywords, ...(positional.length ? { "*args": positional } : {}) },
+      ok: false,
+      error: null,
+      duration_seconds: 0,
+    };
+    this.toolCalls.push(record);
+    const started = performance.now();
+    const method = callable.host.methods.get(callable.method)!;
+    const timeoutMs = limits.tool_execution_timeout * 1000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PyException(EXC.TimeoutError, [`${callable.host.name}.${callable.method} timed out after ${limits.tool_execution_timeout} s`])), timeoutMs);
+    });
+    const call = Promise.race([method(positional, keywords), timeout]).finally(() => clearTimeout(timer));
+    return new Pending(
+      call.then(
+        (result) => {
+          record.ok = true;
+          record.duration_seconds = (performance.now() - started) / 1000;
+          this.sliceEnd = performance.now() + TIME_SLICE_MS;
+          return fromHost(result, limits, this.budget);
+        },
+        (error: unknown) => {
+          record.duration_seconds = (performance.now() - started) / 1000;
+          if (error instanceof PyException) {
+            record.error = `${error.type.name}: ${String(error.args[0] ?? "")}`;
+            throw error;
+          }
+          const message = error instanceof Error ? error.message : String(error);
+          record.error = message;
+          const toolError = new PyException(EXC.ToolError, [message]);
+          toolError.attrs.set("server", callable.host.name);
+          toolError.attrs.set("tool", callable.method);
+          toolError.attrs.set("message", message);
+          throw toolError;
+        },
+      ),
+    );
+  }
+}
+
+/** Names within a small edit distance of `name`, closest first. */
+export function closestNames(name: string, candidates: string[]): string[] {
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let diagonal = row[0]!;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const above = row[j]!;
+        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+        diagonal = above;
+      }
+    }
+    return row[b.length]!;
+  };
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  return candidates
+    .map((c) => [c, distance(name.toLowerCase(), c.toLowerCase())] as const)
+    .filter(([, d]) => d <= limit)
+    .sort((a, b) => a[1] - b[1])
+    .slice(0, 3)
+    .map(([c]) => c);
+}
+
+function isRecord(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Binds call arguments to a function's parameters, with CPython's error messages. */
+function bindArguments(fn: PyFunction, frame: Frame, args: Value[], kwargs: Kwargs | null): void {
+  const code = fn.code;
+  // The common case: exactly the positional parameters, nothing else.
+  if (kwargs === null && !code.vararg && !code.kwarg && args.length === code.params.length && code.kwonlyStart === args.length) {
+    const params = code.params;
+    for (let i = 0; i < args.length; i++) {
+      const p = params[i]!;
+      frame.slots[p.slot] = p.cell ? new Cell(args[i]!) : args[i]!;
+    }
+    return;
+  }
+  const name = code.name;
+  const params = code.params;
+  const nPositional = code.kwonlyStart;
+  const set = (p: { slot: number; cell: boolean }, v: Value) => {
+    frame.slots[p.slot] = p.cell ? new Cell(v) : v;
+  };
+  const given: (Value | undefined)[] = new Array(params.length);
+  const count = Math.min(args.length, nPositional);
+  for (let i = 0; i < count; i++) given[i] = args[i];
+  if (args.length > nPositional) {
+    if (!code.vararg) {
+      const takes = fn.defaults.length
+        ? `from ${nPositional - fn.defaults.length} to ${nPositional} positional arguments`
+        : `${nPositional} positional argument${nPositional === 1 ? "" : "s"}`;
+      throw pyError("TypeError", `${name}() takes ${takes} but ${args.length} ${args.length === 1 ? "was" : "were"} given`);
+    }
+  }
+  if (code.vararg) set(code.vararg, new PyTuple(args.slice(nPositional)));
+  let extra: PyDict | null = null;
+  if (code.kwarg) extra = new PyDict();
+  if (kwargs) {
+    for (const [key, value] of kwargs) {
+      const index = params.findIndex((p) => p.name === key);
+      if (index < 0 || index < code.posonly) {
+        if (extra) {
+          extra.set(key, value);
+          continue;
+        }
+        throw pyError("TypeError", `${name}() got an unexpected keyword argument '${key}'`);
+      }
+      if (given[index] !== undefined) throw pyError("TypeError", `${name}() got multiple values for argument '${key}'`);
+      given[index] = value;
+    }
+  }
+  if (code.kwarg) set(code.kwarg, extra!);
+  const firstDefault = nPositional - fn.defaults.length;
+  const missing: string[] = [];
+  for (let i = 0; i < nPositional; i++) {
+    if (given[i] === undefined) {
+      if (i >= firstDefault) given[i] = fn.defaults[i - firstDefault]!;
+      else missing.push(params[i]!.name);
+    }
+  }
+  if (missing.length) throw missingArguments(name, missing, "positional");
+  const missingKw: string[] = [];
+  for (let i = nPositional; i < params.length; i++) {
+    if (given[i] === undefined) {
+      const d = fn.kwDefaults.get(params[i]!.name);
+      if (d !== undefined) given[i] = d;
+      else missingKw.push(params[i]!.name);
+    }
+  }
+  if (missingKw.length) throw missingArguments(name, missingKw, "keyword-only");
+  for (let i = 0; i < params.length; i++) set(params[i]!, given[i]!);
+}
+
+function missingArguments(name: string, missing: string[], kind: string): PyException {
+  const quoted = missing.map((m) => `'${m}'`);
+  const list = quoted.length === 1 ? quoted[0] : quoted.length === 2 ? `${quoted[0]} and ${quoted[1]}` : `${quoted.slice(0, -1).join(", ")}, and ${quoted[quoted.length - 1]}`;
+  return pyError("TypeError", `${name}() missing ${missing.length} required ${kind} argument${missing.length === 1 ? "" : "s"}: ${list}`);
+}
+
+export { PyIterator, PyObject };

@@ -1,0 +1,71 @@
+// code-mode-exec, run as a real process from the build in dist/ (npm test builds first).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../../dist/src/cli/exec.js", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "cme-"));
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: "utf8", timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: r.stdout.trim() ? JSON.parse(r.stdout) : null };
+}
+
+describe("code-mode-exec", () => {
+  it("runs a script file and prints one SandboxResult with exit code 0", () => {
+    const file = join(dir, "ok.py");
+    writeFileSync(file, "print('hi')\nRESULT = {'n': 2 ** 70, 'xs': [1.5, None]}\n");
+    const r = run([file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split("\n")).toHaveLength(1);
+    expect(r.json).toMatchObject({ stdout: "hi\n", stderr: "", returncode: 0, tool_calls: [], error: null });
+    expect(r.stdout).toContain('"n":1180591620717411303424');
+    expect(r.json.result.xs).toEqual([1.5, null]);
+    expect(typeof r.json.duration_seconds).toBe("number");
+  });
+
+  it("runs -c CODE and a script on standard input", () => {
+    expect(run(["-c", "result = 6 * 7"]).json.result).toBe(42);
+    expect(run(["-"], "result = 'from stdin'").json.result).toBe("from stdin");
+  });
+
+  it("exits 1 with the error when the script raises", () => {
+    const r = run(["-c", "x = 1\n{}['k']"]);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({ type: "KeyError", message: "'k'", line: 2 });
+    expect(r.json.returncode).toBe(1);
+  });
+
+  it("exits 1 when a limit set by a flag is hit", () => {
+    const r = run(["-c", "while True: pass", "--max-steps", "1000"]);
+    expect(r.code).toBe(1);
+    expect(r.json.error.message).toBe("max_steps exceeded (limit 1000)");
+  });
+
+  it("reads limits from a config file", () => {
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify({ mcp: { tool_manager_config: { code_mode_limits: { max_log_bytes: 2048 } } } }));
+    const r = run(["-c", "for i in range(100): print('x' * 100)", "--config", config]);
+    expect(r.json.error.message).toContain("max_log_bytes exceeded (limit 2048)");
+  });
+
+  it("exits 2 for usage errors, naming the problem", () => {
+    expect(run([]).code).toBe(2);
+    const bad = run(["-c", "1", "--max-nesting-depth", "5000"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("max_nesting_depth must be at most 1000");
+    const unknown = run(["-c", "1", "--max-bananas", "3"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option --max-bananas");
+    expect(run([join(dir, "missing.py")]).stderr).toContain("ENOENT");
+  });
+
+  it("reports a syntax error as the result's error, exit 1", () => {
+    const r = run(["-c", "if x\n  pass"]);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({ type: "SyntaxError", message: "expected ':'", line: 1, column: 5 });
+  });
+});
