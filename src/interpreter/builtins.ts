@@ -5,7 +5,7 @@ import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyIterator, PyModule, PyType } from "./objects.js";
-import { binary, cmp, equals, hashOf, iterate, length as lengthOf, unary } from "./ops.js";
+import { binary, cmp, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
 import { cpLength } from "./strings.js";
 import { dictFromKeys, sortValues, updateDict } from "./methods/containers.js";
@@ -256,6 +256,16 @@ export const TYPES: Record<string, PyType> = {
   bytes: new PyType("bytes", toBytes, (v) => v instanceof PyBytes),
   range: new PyType("range", toRange, (v) => v instanceof PyRange),
 };
+TYPES.slice = new PyType(
+  "slice",
+  (_ctx, args, kwargs) => {
+    noKwargs("slice", kwargs);
+    if (args.length === 0) throw pyError("TypeError", "slice expected at least 1 argument, got 0");
+    if (args.length > 3) throw pyError("TypeError", `slice expected at most 3 arguments, got ${args.length}`);
+    return args.length === 1 ? new SliceValue(null, args[0]!, null) : new SliceValue(args[0]!, args[1]!, args[2] ?? null);
+  },
+  (v) => v instanceof SliceValue,
+);
 TYPES.type = new PyType("type", (_ctx, args) => typeOf(args), (v) => v instanceof PyType || v instanceof PyExcType);
 
 /** Static attributes of types: dict.fromkeys, str.maketrans... */

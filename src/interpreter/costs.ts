@@ -74,6 +74,7 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   frozenset: perItem(list, "frozenset(x)"),
   bytes: perItem(list, "bytes(i % 256 for i in x)"),
   range: constant,
+  slice: constant,
   type: constant,
 };
 

@@ -65,6 +65,8 @@ export const EXC = {
   ImportError,
   ModuleNotFoundError: new PyExcType("ModuleNotFoundError", ImportError),
   ToolError: new PyExcType("ToolError", Exception),
+  // Never raised (running out of memory is a ResourceLimitError), but scripts may name it.
+  MemoryError: new PyExcType("MemoryError", Exception),
   JSONDecodeError: new PyExcType("JSONDecodeError", ValueError),
 } as const;
 

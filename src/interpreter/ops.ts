@@ -8,6 +8,7 @@ import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
 import {
   hashKey,
   normInt,
+  PyObject,
   PyBytes,
   PyDict,
   PyFloat,
@@ -634,13 +635,23 @@ function indexOf(v: Value, typeLabel: string): number {
   throw pyError("TypeError", `${typeLabel} indices must be integers or slices, not ${typeName(v)}`);
 }
 
-/** A slice object as built by `a[x:y:z]`. */
-export class SliceValue {
+/** A slice object, as built by `a[x:y:z]` or `slice(x, y, z)`. */
+export class SliceValue extends PyObject {
   constructor(
     readonly start: Value,
     readonly stop: Value,
     readonly step: Value,
-  ) {}
+  ) {
+    super();
+  }
+
+  get typeName(): string {
+    return "slice";
+  }
+
+  pyRepr(reprOf: (v: Value) => string): string {
+    return `slice(${reprOf(this.start)}, ${reprOf(this.stop)}, ${reprOf(this.step)})`;
+  }
 }
 
 

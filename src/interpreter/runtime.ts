@@ -20,7 +20,7 @@ import {
   PyModule,
   PyType,
 } from "./objects.js";
-import { binary, type BinaryOp, hashOf, iterateToArray } from "./ops.js";
+import { binary, type BinaryOp, hashOf, iterateToArray, SliceValue } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
 
@@ -203,6 +203,7 @@ export class Runtime implements NativeContext {
       if (fn) return new PyBuiltin(`${obj.name}.${name}`, fn);
       throw pyError("AttributeError", `type object '${obj.name}' has no attribute '${name}'`);
     }
+    if (obj instanceof SliceValue && (name === "start" || name === "stop" || name === "step")) return obj[name];
     if (obj instanceof PyException) {
       if (name === "args") return new PyTuple(obj.args);
       const v = obj.attrs.get(name);
