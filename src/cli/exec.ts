@@ -6,13 +6,19 @@ import { readFileSync } from "node:fs";
 import { stringifyPlain } from "../interpreter/boundary.js";
 import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";
 import { execute } from "../interpreter/execute.js";
+import { buildHosts } from "../codemode/bridge.js";
+import { defaultCodecs } from "../codemode/media.js";
+import { type ClientConfig, clientConfigsOf, ConfigError, listAllows } from "../upstream/config.js";
+import { DEFAULT_CONNECTION_OPTIONS } from "../upstream/connection.js";
+import { UpstreamManager } from "../upstream/manager.js";
 
 const USAGE = `usage: code-mode-exec SCRIPT.py [options] [-- ARGS...]
        code-mode-exec -c CODE [options]
        code-mode-exec - [options]            (the script on standard input)
 
 options:
-  --config FILE                 limits from a JSON file: {"limits": {...}}, or a gateway config.json
+  --config FILE                 a gateway config.json: its code-mode servers become globals, its
+                                limits apply (a file {"limits": {...}} works too)
   --timeout SECONDS             tool_execution_timeout: each tool call and the whole run
 ${LIMIT_FIELDS.filter((f) => f !== "tool_execution_timeout")
   .map((f) => `  --${f.replace(/_/g, "-")} N`)
@@ -24,16 +30,19 @@ interface Invocation {
   source: string;
   filename: string;
   limits: Partial<Limits>;
+  /** Upstream servers from --config, bound as globals. */
+  clients: ClientConfig[];
 }
 
-function limitsFromConfig(path: string): Partial<Limits> {
-  let parsed: unknown;
+function readConfig(path: string): Record<string, any> {
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(readFileSync(path, "utf8")) as Record<string, any>;
   } catch (e) {
     throw new UsageError(`cannot read config ${path}: ${(e as Error).message}`);
   }
-  const config = parsed as Record<string, any>;
+}
+
+function limitsFromConfig(config: Record<string, any>): Partial<Limits> {
   const limits = {
     ...(config.client_config?.mcp_code_mode_limits ?? {}),
     ...(config.mcp?.tool_manager_config?.code_mode_limits ?? {}),
@@ -48,6 +57,7 @@ function parseArgs(argv: string[]): Invocation {
   let source: string | null = null;
   let filename = "<script>";
   let limits: Partial<Limits> = {};
+  let clients: ClientConfig[] = [];
   const flags: Partial<Limits> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -65,7 +75,14 @@ function parseArgs(argv: string[]): Invocation {
       source = readFileSync(0, "utf8");
       filename = "<stdin>";
     } else if (arg === "--config") {
-      limits = limitsFromConfig(value());
+      const config = readConfig(value());
+      limits = limitsFromConfig(config);
+      try {
+        clients = clientConfigsOf(config).filter((c) => c.is_code_mode_client && !c.disabled);
+      } catch (e) {
+        if (e instanceof ConfigError) throw new UsageError(`invalid config: ${e.message}`);
+        throw e;
+      }
     } else if (arg === "--timeout") {
       flags.tool_execution_timeout = Number(value());
     } else if (arg.startsWith("--")) {
@@ -92,7 +109,7 @@ function parseArgs(argv: string[]): Invocation {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  return { source, filename, limits: merged };
+  return { source, filename, limits: merged, clients };
 }
 
 async function main(): Promise<number> {
@@ -105,9 +122,29 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE + "\n");
     return 2;
   }
-  const result = await execute(invocation.source, { limits: invocation.limits, filename: invocation.filename });
-  process.stdout.write(stringifyPlain(result) + "\n");
-  return result.returncode;
+  const limits = resolveLimits(invocation.limits);
+  const manager = new UpstreamManager();
+  try {
+    for (const c of invocation.clients) manager.add(c);
+    await manager.settled(DEFAULT_CONNECTION_OPTIONS.connectTimeoutMs);
+    const allowed = new Map(invocation.clients.map((c) => [c.name, c.tools_to_execute]));
+    const permitted = (server: string, tool: string) => listAllows(allowed.get(server) ?? [], tool);
+    const hosts = buildHosts({
+      connections: manager.list().filter((c) => c.state === "connected"),
+      visible: permitted,
+      authorize: (server, tool) => (permitted(server, tool) ? null : `tool '${server}.${tool}' is not allowed (tools_to_execute)`),
+      limits,
+      codecs: defaultCodecs(),
+    });
+    const result = await execute(invocation.source, { limits: invocation.limits, filename: invocation.filename, hosts });
+    for (const c of manager.list()) {
+      if (c.state !== "connected") process.stderr.write(`code-mode-exec: server '${c.name}' is unavailable: ${c.lastError ?? c.state}\n`);
+    }
+    process.stdout.write(stringifyPlain(result) + "\n");
+    return result.returncode;
+  } finally {
+    await manager.closeAll();
+  }
 }
 
 main().then(

@@ -372,6 +372,11 @@ export class Runtime implements NativeContext {
         },
         (error: unknown) => {
           record.duration_seconds = (performance.now() - started) / 1000;
+          if (error instanceof ResourceLimitError) {
+            // A limit hit while bringing the result in ends the execution, as any other limit.
+            record.error = error.message;
+            throw error;
+          }
           if (error instanceof PyException) {
             record.error = `${error.type.name}: ${String(error.args[0] ?? "")}`;
             throw error;

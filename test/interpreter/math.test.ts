@@ -120,9 +120,9 @@ const RANGES: Record<string, number[]> = {
   log2: [...logUniform(1e-300, 1e300, 30), 8, 1024, 2 ** -1074, 3],
   log10: [...logUniform(1e-300, 1e300, 30), 1000, 1e-5, 1e22],
   log1p: [...uniform(-0.999, 10, 30), -1, -2, 1e-20, -1e-300],
-  sin: [...uniform(-10, 10, 30), 1e6, 1e22, 1e300, Math.PI, 2 ** 60],
-  cos: [...uniform(-10, 10, 30), 1e6, 1e22, 1e300, Math.PI / 2],
-  tan: [...uniform(-10, 10, 30), 1e6, 1e22, Math.PI / 4],
+  sin: [...uniform(-10, 10, 30), ...logUniform(1e5, 1e300, 15), 1e6, 1e22, 1e300, Math.PI, 2 ** 60],
+  cos: [...uniform(-10, 10, 30), ...logUniform(1e5, 1e300, 15), 1e6, 1e22, 1e300, Math.PI / 2],
+  tan: [...uniform(-10, 10, 30), ...logUniform(1e5, 1e300, 15), 1e6, 1e22, Math.PI / 4, Math.PI / 2],
   asin: [...uniform(-1, 1, 30), 1, -1, 1.0000000000000002],
   acos: [...uniform(-1, 1, 30), 1, -1, -1.0000000000000002],
   atan: [...uniform(-10, 10, 20), ...logUniform(1e-10, 1e300, 10)],
@@ -165,6 +165,9 @@ function tableRows(): Row[] {
     [0, -1], [10, 400], [10, -400], [2, 1023.5], [2, -1074], [2, -1075], [1, Infinity], [-1, Infinity], [0.5, -Infinity],
     [1.5, Infinity], [-Infinity, 3], [-Infinity, -3], [-Infinity, 2.5], [134217727, 2], [67108863, 2], [3, 34], [7, 19],
     [10, 22], [10, 23], [0.1, 3], [1.0000000000000002, 1e15], [2.5, 0.5], [4, 0.5], [10, 0.3], [6.5, 3], [10, 3], [-10, 3], [3, 10],
+    [2, 1e300], [0.5, 1e300], [1.0000000000000002, 1e300], [0.9999999999999999, -1e300], [2, -1e300], [-2, 1e300], [-2, -1e300],
+    [1.7976931348623157e308, 1.7976931348623157e308], [-1e308, -1e307], [5e-324, 5e-324], [1e-320, -1e-310], [1e308, -1e-308],
+    [1e-308, 1e308], [3e-310, 1e300], [1e200, 1e-200], [-1e-200, -1e200],
   ];
   for (let k = 0; k < 40; k++) pairs.push([uniform(0, 10, 1)[0]!, uniform(-60, 60, 1)[0]!]);
   for (let k = 0; k < 20; k++) pairs.push([uniform(-100, 100, 1)[0]!, uniform(-100, 100, 1)[0]!]);
@@ -279,7 +282,7 @@ const ULP_TOLERANCE: Record<string, number> = {
   exp: 1, exp2: 1, expm1: 1, log: 1, log2: 1, log10: 1, log1p: 1, pow: 1,
   sin: 1, cos: 1, tan: 1, asin: 1, acos: 1, atan: 1, atan2: 1,
   sinh: 2, cosh: 1, tanh: 2, asinh: 1, acosh: 1, atanh: 1, cbrt: 3,
-  erf: 1, erfc: 4, gamma: 8, lgamma: 64,
+  erf: 1, erfc: 3, gamma: 4, lgamma: 16,
 };
 
 // ------------------------------------------------------------------ running both sides
@@ -385,11 +388,15 @@ describe("math against CPython 3.11", () => {
       total++;
       if (JSON.stringify(answers[k]) === JSON.stringify(ours(row))) identical++;
     });
-    console.log("STATS", total, identical, ROWS.length);
-    const per: Record<string, [number, number, number]> = {};
-    ROWS.forEach((row, k) => { if (!(row[0] in ULP_TOLERANCE)) return; const p = (per[row[0]] ??= [0, 0, 0]); p[0]++; const a = answers[k] as any; const m = ours(row) as any; if (JSON.stringify(a) === JSON.stringify(m)) p[1]++; else if (a && m && a.f && m.f) p[2] = Math.max(p[2], ulps(fromHex(a.f), fromHex(m.f))); });
-    console.log("PER", JSON.stringify(per));
     expect(identical / total).toBeGreaterThan(0.97);
+  });
+
+  it("reduces the hardest argument exactly (glibc's cos is 8 ulps off there; ours is correctly rounded)", () => {
+    // 6381956970095103 * 2**797 is the double closest to a multiple of pi/2; the reference value
+    // comes from a 2000-bit computation.
+    const x = new PyFloat(6381956970095103 * 2 ** 797);
+    const cos = (MATH_MODULE.cos as NativeFn)(context(), [x], null) as PyFloat;
+    expect(floatHex(cos.v)).toBe("-0x1.14ae72e6ba22fp-61");
   });
 
   it("has CPython's constants", () => {

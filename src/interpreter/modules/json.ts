@@ -2,8 +2,9 @@
 //
 // Both directions work with an explicit stack rather than recursion, so a deeply nested value
 // ends in a RecursionError (as in CPython) and never in a JS stack overflow. Work is charged to
-// the budget as it happens: a step per value, a step per 16 characters of string, and the
-// growing output of dumps is checked against max_memory_bytes before it is joined.
+// the budget as it happens: a step per value, a step per 16 characters of text scanned or
+// written, n·log2(n) steps to sort n keys; the growing output of dumps is checked against
+// max_memory_bytes before it is joined.
 import { EXC, PyException, pyError } from "../errors.js";
 import type { Kwargs, NativeContext, NativeFn } from "../native.js";
 import { compare } from "../ops.js";
@@ -32,9 +33,12 @@ function options(className: string, known: readonly string[], kwargs: Kwargs | n
   return out;
 }
 
-/** The single positional parameter of dumps(obj, ...) and loads(s, ...). */
-function subject(fnName: string, param: string, args: Value[], opts: Map<string, Value>): Value {
+function onePositional(fnName: string, args: Value[]): void {
   if (args.length > 1) throw pyError("TypeError", `${fnName}() takes 1 positional argument but ${args.length} were given`);
+}
+
+/** The single positional parameter of dumps(obj, ...) and loads(s, ...), which may be named. */
+function subject(fnName: string, param: string, args: Value[], opts: Map<string, Value>): Value {
   const byName = opts.get(param);
   if (args.length === 1) {
     if (byName !== undefined) throw pyError("TypeError", `${fnName}() got multiple values for argument '${param}'`);
@@ -228,10 +232,12 @@ class Encoder {
     throw pyError("TypeError", `keys must be str, int, float, bool or None, not ${typeName(k)}`);
   }
 
-  private enter(marker: object): void {
+  /** Marks a container (or a value handed to default=) as being encoded. */
+  private enter(marker: object, viaDefault = false): void {
     if (this.stack.length >= MAX_DEPTH) {
-      const where = this.o.indent === null ? "while encoding a JSON object" : "while calling a Python object";
-      throw pyError("RecursionError", `maximum recursion depth exceeded ${where}`);
+      // CPython's message depends on which frame hits its recursion limit first.
+      const where = viaDefault ? "" : this.o.indent === null ? " while encoding a JSON object" : " while calling a Python object";
+      throw pyError("RecursionError", `maximum recursion depth exceeded${where}`);
     }
     if (this.o.checkCircular) {
       if (this.markers.has(marker)) throw pyError("ValueError", "Circular reference detected");
@@ -265,7 +271,10 @@ class Encoder {
       this.enter(v);
       const entries = [...v.entries()];
       this.ctx.budget.step(entries.length);
-      if (this.o.sortKeys) sortByKey(entries, (a, b) => compare("<", a, b, this.ctx.budget));
+      if (this.o.sortKeys) {
+        this.ctx.budget.step(entries.length * Math.ceil(Math.log2(entries.length)));
+        sortByKey(entries, (a, b) => compare("<", a, b, this.ctx.budget));
+      }
       this.stack.push({ kind: "object", container: v, entries, index: 0, first: true });
       this.open("{");
       return;
@@ -273,7 +282,7 @@ class Encoder {
     // Anything else (sets, bytes, functions...) goes through default=, which may return
     // something serializable; the original stays marked meanwhile, so a default that returns
     // its argument is caught as a cycle.
-    this.enter(v);
+    this.enter(v, true);
     if (this.o.default === null) throw pyError("TypeError", `Object of type ${typeName(v)} is not JSON serializable`);
     const replacement = this.ctx.call(this.o.default, [v]);
     this.stack.push({ kind: "default", marker: v });
@@ -379,6 +388,7 @@ function mergeSort(items: [Value, Value][], lt: (a: Value, b: Value) => boolean)
 }
 
 const dumps: NativeFn = (ctx, args, kwargs) => {
+  onePositional("dumps", args);
   const opts = options("JSONEncoder", DUMPS_KEYWORDS, kwargs);
   const obj = subject("dumps", "obj", args, opts);
   refuseCls("dumps", opts);
@@ -581,7 +591,6 @@ class Decoder {
       else i = e;
     }
     const text = s.slice(start, i);
-    this.ctx.budget.step(Math.floor(text.length / CHARS_PER_STEP));
     if (isFloat) return [this.o.parseFloat === null ? new PyFloat(Number(text)) : this.ctx.call(this.o.parseFloat, [text]), i];
     if (this.o.parseInt !== null) return [this.ctx.call(this.o.parseInt, [text]), i];
     const digits = text.length - (text.charCodeAt(0) === 0x2d ? 1 : 0);
@@ -612,7 +621,6 @@ class Decoder {
       if (j >= n) this.fail("Unterminated string starting at", begin);
       if (j > i) pieces.push(s.slice(i, j));
       if (c === 0x22) {
-        this.ctx.budget.step(Math.floor((j - start) / CHARS_PER_STEP));
         return [pieces.length === 1 ? pieces[0]! : pieces.join(""), j + 1];
       }
       // A backslash at j.
@@ -680,9 +688,9 @@ function decodeFailure(codec: string, b: Uint8Array, start: number, end: number,
 
 /**
  * UTF-8 with the 'surrogatepass' error handler (encoded surrogates are accepted), raising
- * CPython's UnicodeDecodeError for the first malformed sequence. Positions count from `offset`.
+ * CPython's UnicodeDecodeError for the first malformed sequence.
  */
-function decodeUtf8(b: Uint8Array, from: number): string {
+function decodeUtf8(b: Uint8Array): string {
   const units: number[] = [];
   const out: string[] = [];
   const flush = () => {
@@ -690,7 +698,7 @@ function decodeUtf8(b: Uint8Array, from: number): string {
     units.length = 0;
   };
   const isCont = (x: number | undefined) => x !== undefined && x >= 0x80 && x <= 0xbf;
-  for (let i = from; i < b.length; ) {
+  for (let i = 0; i < b.length; ) {
     const lead = b[i]!;
     if (lead < 0x80) {
       units.push(lead);
@@ -709,13 +717,13 @@ function decodeUtf8(b: Uint8Array, from: number): string {
         need = 3;
         if (lead === 0xf0) lo = 0x90;
         if (lead === 0xf4) hi = 0x8f;
-      } else throw decodeFailure("utf-8", b, i - from, i - from + 1, "invalid start byte");
+      } else throw decodeFailure("utf-8", b, i, i + 1, "invalid start byte");
       let code = lead & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
       for (let k = 1; k <= need; k++) {
         const x = b[i + k];
-        if (x === undefined) throw decodeFailure("utf-8", b, i - from, b.length - from, "unexpected end of data");
+        if (x === undefined) throw decodeFailure("utf-8", b, i, b.length, "unexpected end of data");
         const ok = k === 1 ? x >= lo && x <= hi : isCont(x);
-        if (!ok) throw decodeFailure("utf-8", b, i - from, i - from + k, "invalid continuation byte");
+        if (!ok) throw decodeFailure("utf-8", b, i, i + k, "invalid continuation byte");
         code = (code << 6) | (x & 0x3f);
       }
       if (code > 0xffff) {
@@ -756,7 +764,7 @@ function decodeBytes(ctx: NativeContext, b: Uint8Array): string {
   ctx.budget.step(Math.floor(b.length / CHARS_PER_STEP));
   switch (detectEncoding(b)) {
     case "utf-8-sig":
-      return decodeUtf8(b.subarray(3), 0);
+      return decodeUtf8(b.subarray(3));
     case "utf-16": {
       const bigEndian = b[0] === 0xfe;
       return decodeUtf16(b, bigEndian, 2, bigEndian ? "utf-16-be" : "utf-16-le");
@@ -774,11 +782,12 @@ function decodeBytes(ctx: NativeContext, b: Uint8Array): string {
     case "utf-32-le":
       return decodeUtf32(b, false, 0, "utf-32-le");
     default:
-      return decodeUtf8(b, 0);
+      return decodeUtf8(b);
   }
 }
 
 const loads: NativeFn = (ctx, args, kwargs) => {
+  onePositional("loads", args);
   const opts = options("JSONDecoder", LOADS_KEYWORDS, kwargs);
   const source = subject("loads", "s", args, opts);
   let text: string;
@@ -791,6 +800,7 @@ const loads: NativeFn = (ctx, args, kwargs) => {
     throw pyError("TypeError", `the JSON object must be str, bytes or bytearray, not ${typeName(source)}`);
   }
   refuseCls("loads", opts);
+  ctx.budget.step(Math.floor(text.length / CHARS_PER_STEP));
   const hook = (name: string) => opts.get(name) ?? null;
   const strict = opts.get("strict");
   return new Decoder(ctx, text, {

@@ -2,12 +2,13 @@
 //
 // Where CPython's answer is exact or correctly rounded, ours is the same bit for bit: floor, ceil
 // and trunc of huge floats, isqrt, factorial, comb, perm, gcd, lcm, fsum, hypot, dist, sqrt, fmod,
-// remainder, frexp, ldexp, modf, nextafter, ulp. exp, exp2, log and pow are computed here in
-// double-double arithmetic and rounded once, which is what glibc returns in all but rare cases (JS
-// Math.exp differs from glibc in about one result in ten). cosh, sinh, asinh, acosh, gamma and
-// lgamma follow the same formulas as C's libm and CPython on top of those. The remaining
-// transcendental functions (trigonometry, log10, log1p, expm1, tanh, atanh, cbrt, erf, erfc) may
-// differ from C's libm in the last bit or so.
+// remainder, frexp, ldexp, modf, nextafter, ulp. exp, exp2, log, pow and the trigonometric
+// functions are computed in double-double arithmetic and rounded once: that is what glibc returns
+// in all but rare cases, where JS Math (fdlibm) differs from it in up to one result in ten. cosh,
+// sinh, asinh, acosh, gamma and lgamma follow the formulas of C's libm and CPython on top of
+// those. log2, log10, log1p, expm1, tanh and atanh use JS Math, which agrees with glibc almost
+// always; erf and erfc are correctly rounded, which glibc's are not always; cbrt uses JS Math and
+// may differ from glibc by a few ulps.
 import { pyError } from "../errors.js";
 import type { NativeContext, NativeFn, Kwargs } from "../native.js";
 import { binary } from "../ops.js";
@@ -186,7 +187,7 @@ function nextafter(x: number, y: number): number {
   return fromBits((y > x) === (x > 0) ? b + 1n : b - 1n);
 }
 
-export function bitLength(n: bigint): number {
+function bitLength(n: bigint): number {
   if (n < 0n) n = -n;
   if (n === 0n) return 0;
   const hex = n.toString(16);
@@ -286,10 +287,10 @@ function ddDiv(a: DD, b: DD): DD {
 const FIXED_BITS = 320;
 const ONE_FIXED = 1n << BigInt(FIXED_BITS);
 
-/** atan(1/m) in fixed point. */
-function atanOfInverse(m: bigint): bigint {
+/** atan(1/m) in fixed point (`one` is 1.0). */
+function atanOfInverse(m: bigint, one = ONE_FIXED): bigint {
   let sum = 0n;
-  let power = ONE_FIXED / m;
+  let power = one / m;
   const m2 = m * m;
   for (let k = 0n; power !== 0n; k++) {
     const term = power / (2n * k + 1n);
@@ -359,11 +360,30 @@ const TWO_OVER_SQRT_PI: DD = [2 * INV_SQRT_PI[0], 2 * INV_SQRT_PI[1]];
 
 /** 1/n! for the Taylor series of exp. */
 const INVERSE_FACTORIALS: DD[] = [];
-for (let n = 0, f = 1n; n <= 13; n++, f *= BigInt(n)) INVERSE_FACTORIALS.push(toDD(ONE_FIXED / f));
+for (let n = 0, f = 1n; n <= 28; n++, f *= BigInt(n)) INVERSE_FACTORIALS.push(toDD(ONE_FIXED / f));
 
-/** 1/(2j+1) for the series of atanh. */
+/** 1/(2j+1) for the series of atanh and atan. */
 const INVERSE_ODDS: DD[] = [];
 for (let j = 0; j <= 24; j++) INVERSE_ODDS.push(toDD(ONE_FIXED / BigInt(2 * j + 1)));
+
+const PI_DD = toDD(PI_FIXED);
+const [PIO2_1, PIO2_2, PIO2_3] = splitFixed(PI_FIXED >> 1n, 3) as [number, number, number];
+const PIO2_DD: DD = [PIO2_1, PIO2_2];
+
+/** atan(p/q) in fixed point, by Euler's series: terms shrink by p^2/(p^2+q^2). */
+function atanOfRatio(p: bigint, q: bigint): bigint {
+  const d = p * p + q * q;
+  let term = (ONE_FIXED * p * q) / d;
+  let sum = 0n;
+  for (let n = 1n; term !== 0n; n++) {
+    sum += term;
+    term = (term * 2n * n * p * p) / ((2n * n + 1n) * d);
+  }
+  return sum;
+}
+
+/** atan(j/8) for j = 0..8: the base points of atan's argument reduction. */
+const ATAN_EIGHTHS: DD[] = Array.from({ length: 9 }, (_, j) => toDD(atanOfRatio(BigInt(j), 8n)));
 
 // ------------------------------------------------------------------ exp, log, pow, correctly rounded
 
@@ -465,8 +485,180 @@ function powPositive(x: number, y: number): number {
   // Small exact powers (x**2, x**3...) may fall exactly halfway between two doubles: round those
   // from the exact integer, not from an approximation.
   if (Number.isInteger(y) && y > 0 && bitLength(m) * y <= 128) return roundToDouble(m ** BigInt(y), e * y);
-  const t = ddMulNum(logDD(x), y);
-  return expDD(t);
+  // Far out of range (this also keeps y small enough for the double-double product).
+  const estimate = Math.log(x) * y;
+  if (estimate > 746) return Infinity;
+  if (estimate < -746) return 0;
+  return expDD(ddMulNum(logDD(x), y));
+}
+
+// ------------------------------------------------------------------ trigonometry, correctly rounded
+
+// glibc's sin, cos, tan, asin, acos, atan and atan2 are correctly rounded in all but rare cases;
+// JS Math's (fdlibm) differ from them in a few percent of results. These reduce the argument
+// exactly enough, sum Taylor series in double-double and round once.
+
+/** The integer part of 2^1300 * 2/pi, for reducing huge arguments (computed on first use). */
+let twoOverPiFixed: bigint | null = null;
+const REDUCTION_BITS = 1300;
+
+function twoOverPi(): bigint {
+  if (twoOverPiFixed === null) {
+    const one = 1n << BigInt(REDUCTION_BITS + 64);
+    const pi = 16n * atanOfInverse(5n, one) - 4n * atanOfInverse(239n, one);
+    twoOverPiFixed = (2n << BigInt(2 * REDUCTION_BITS + 64)) / pi;
+  }
+  return twoOverPiFixed;
+}
+
+/** The double-double nearest to n * 2**e (n may be negative). */
+function bigToDD(n: bigint, e: number): DD {
+  const negative = n < 0n;
+  const magnitude = negative ? -n : n;
+  const hi = roundToDouble(magnitude, e);
+  let rest = magnitude;
+  if (hi !== 0) {
+    const [m, he] = decompose(hi);
+    rest = magnitude - (he >= e ? m << BigInt(he - e) : m >> BigInt(e - he));
+  }
+  const lo = rest < 0n ? -roundToDouble(-rest, e) : roundToDouble(rest, e);
+  return negative ? [-hi, -lo] : [hi, lo];
+}
+
+/** |x| = k*pi/2 + r with |r| <= about pi/4: the quadrant k mod 4 and r. */
+function reduce(ax: number): [number, DD] {
+  if (ax < 0.785) return [0, [ax, 0]];
+  if (ax < 1e6) {
+    const k = Math.round(ax * (2 / Math.PI));
+    let r = ddSub([ax, 0], twoProd(k, PIO2_1));
+    r = ddSub(r, twoProd(k, PIO2_2));
+    return [k % 4, ddSub(r, [k * PIO2_3, 0])];
+  }
+  // ax * 2/pi in fixed point: the integer part is the quadrant, the fraction times pi/2 is r.
+  const [m, e] = decompose(ax);
+  const product = m * twoOverPi();
+  const shift = REDUCTION_BITS - e;
+  let k = product >> BigInt(shift);
+  let fraction = product - (k << BigInt(shift));
+  if (fraction >= 1n << BigInt(shift - 1)) {
+    fraction -= 1n << BigInt(shift);
+    k += 1n;
+  }
+  return [Number(k % 4n), ddMul(bigToDD(fraction, -shift), PIO2_DD)];
+}
+
+/** sin(r) and cos(r) for |r| <= about pi/4, by their Taylor series. */
+function sinKernel(r: DD): DD {
+  const r2 = ddMul(r, r);
+  let p = INVERSE_FACTORIALS[27]!;
+  for (let n = 25; n >= 1; n -= 2) p = ddAdd(ddMul(ddNeg(p), r2), INVERSE_FACTORIALS[n]!);
+  return ddMul(p, r);
+}
+
+function cosKernel(r: DD): DD {
+  const r2 = ddMul(r, r);
+  let p = INVERSE_FACTORIALS[28]!;
+  for (let n = 26; n >= 0; n -= 2) p = ddAdd(ddMul(ddNeg(p), r2), INVERSE_FACTORIALS[n]!);
+  return p;
+}
+
+const TINY = 2 ** -27;
+
+function sin(x: number): number {
+  if (!Number.isFinite(x)) return NaN;
+  const ax = Math.abs(x);
+  if (ax < TINY) return x;
+  const [k, r] = reduce(ax);
+  const v = k % 2 === 0 ? sinKernel(r) : cosKernel(r);
+  const s = k >= 2 ? -v[0] : v[0];
+  return x < 0 ? -s : s;
+}
+
+function cos(x: number): number {
+  if (!Number.isFinite(x)) return NaN;
+  const ax = Math.abs(x);
+  if (ax < TINY) return 1;
+  const [k, r] = reduce(ax);
+  const v = k % 2 === 0 ? cosKernel(r) : sinKernel(r);
+  return k === 1 || k === 2 ? -v[0] : v[0];
+}
+
+function tan(x: number): number {
+  if (!Number.isFinite(x)) return NaN;
+  const ax = Math.abs(x);
+  if (ax < TINY) return x;
+  const [k, r] = reduce(ax);
+  const s = sinKernel(r);
+  const c = cosKernel(r);
+  const t = k % 2 === 0 ? ddDiv(s, c)[0] : -ddDiv(c, s)[0];
+  return x < 0 ? -t : t;
+}
+
+/** atan(t) for t >= 0 as a double-double: atan(j/8) plus the series of a small remainder. */
+function atanDD(t: DD): DD {
+  // Beyond 2**60, atan(t) = pi/2 - 1/t to well within the precision kept (and 1/t as a
+  // double-double would overflow the splitting of t).
+  if (t[0] > 2 ** 60) return ddSub(PIO2_DD, [1 / t[0], 0]);
+  let invert = false;
+  if (t[0] > 1) {
+    t = ddDiv([1, 0], t);
+    invert = true;
+  }
+  const j = Math.round(t[0] * 8);
+  const c = j / 8;
+  const u = ddDiv(ddSub(t, [c, 0]), ddAdd([1, 0], ddMulNum(t, c)));
+  const u2 = ddMul(u, u);
+  let p = INVERSE_ODDS[16]!;
+  for (let n = 15; n >= 0; n--) p = ddAdd(ddMul(ddNeg(p), u2), INVERSE_ODDS[n]!);
+  const r = ddAdd(ATAN_EIGHTHS[j]!, ddMul(u, p));
+  return invert ? ddSub(PIO2_DD, r) : r;
+}
+
+function atan(x: number): number {
+  if (Number.isNaN(x)) return x;
+  const ax = Math.abs(x);
+  if (ax < TINY) return x;
+  const a = ax === Infinity ? PIO2_1 : atanDD([ax, 0])[0];
+  return x < 0 ? -a : a;
+}
+
+/** sqrt of a double-double, by one Newton step from the double root. */
+function ddSqrt(a: DD): DD {
+  const y = Math.sqrt(a[0]);
+  if (y === 0) return [0, 0];
+  return fastTwoSum(y, ddSub(a, twoProd(y, y))[0] / (2 * y));
+}
+
+/** sqrt(1 - x*x) for |x| <= 1, with 1 - x*x exact. */
+const cosOfAsin = (x: number) => ddSqrt(ddSub([1, 0], twoProd(x, x)));
+
+function asin(x: number): number {
+  if (Number.isNaN(x) || Math.abs(x) > 1) return NaN;
+  const ax = Math.abs(x);
+  if (ax < TINY) return x;
+  const a = ax === 1 ? PIO2_1 : atanDD(ddDiv([ax, 0], cosOfAsin(ax)))[0];
+  return x < 0 ? -a : a;
+}
+
+function acos(x: number): number {
+  if (Number.isNaN(x) || Math.abs(x) > 1) return NaN;
+  if (x === 1) return 0;
+  if (x === -1) return PI_DD[0];
+  // Near 0, acos(x) = pi/2 - x - x**3/6 - ...; the ratio below would overflow.
+  if (Math.abs(x) < TINY) return ddSub(PIO2_DD, [x + (x * x * x) / 6, 0])[0];
+  const a = atanDD(ddDiv(cosOfAsin(x), [Math.abs(x), 0]));
+  return x > 0 ? a[0] : ddSub(PI_DD, a)[0];
+}
+
+/** atan2 for finite, nonzero x and y (CPython's m_atan2 handles the rest). */
+function atan2Finite(y: number, x: number): number {
+  const q = Math.abs(y / x);
+  if (!(q > 2 ** -1000 && q < 2 ** 1000)) return Math.atan2(y, x);
+  // Scale both near 1 (exactly, by a power of two) so the double-double division cannot overflow.
+  const scale = -frexp(Math.max(Math.abs(x), Math.abs(y)))[1];
+  const a = atanDD(ddDiv([Math.abs(ldexp(y, scale)), 0], [Math.abs(ldexp(x, scale)), 0]));
+  const r = x > 0 ? a[0] : ddSub(PI_DD, a)[0];
+  return y < 0 ? -r : r;
 }
 
 // ------------------------------------------------------------------ libm functions on top of exp and log
@@ -552,7 +744,8 @@ function atan2(y: number, x: number): number {
     return copysign(0.5 * Math.PI, y);
   }
   if (!Number.isFinite(x) || y === 0) return signBit(x) ? copysign(Math.PI, y) : copysign(0, y);
-  return Math.atan2(y, x);
+  if (x === 0) return copysign(PIO2_1, y);
+  return atan2Finite(y, x);
 }
 
 /** CPython's math.pow: C99's special values, then pow. */
@@ -660,19 +853,19 @@ function sinpi(x: number): number {
   let r: number;
   switch (n) {
     case 0:
-      r = Math.sin(Math.PI * y);
+      r = sin(Math.PI * y);
       break;
     case 1:
-      r = Math.cos(Math.PI * (y - 0.5));
+      r = cos(Math.PI * (y - 0.5));
       break;
     case 2:
-      r = Math.sin(Math.PI * (1 - y));
+      r = sin(Math.PI * (1 - y));
       break;
     case 3:
-      r = -Math.cos(Math.PI * (y - 1.5));
+      r = -cos(Math.PI * (y - 1.5));
       break;
     default:
-      r = Math.sin(Math.PI * (y - 2));
+      r = sin(Math.PI * (y - 2));
   }
   return copysign(1, x) * r;
 }
@@ -748,27 +941,37 @@ function lgamma(x: number): number {
 
 // ------------------------------------------------------------------ erf and erfc
 
-/** erf(x) for |x| < 2.5 from its Taylor series, as a double-double. */
+/** (-1)^n / (n! (2n+1)), the coefficients of erf's Taylor series divided by 2/sqrt(pi). */
+const ERF_COEFFICIENTS: DD[] = [[1, 0]];
+for (let n = 1; n <= 80; n++) ERF_COEFFICIENTS.push(ddDiv(ddMulNum(ERF_COEFFICIENTS[n - 1]!, -(2 * n - 1)), [n * (2 * n + 1), 0]));
+
+/** Below this, erf's series is summed directly; above, erfc's continued fraction is used. */
+const ERF_SERIES_LIMIT = 3;
+
+/** erf(x) for |x| < 3 from its Taylor series, as a double-double. */
 function erfSeries(x: number): DD {
-  const minusX2 = ddNeg(twoProd(x, x));
-  let power: DD = [x, 0];
-  let sum: DD = [x, 0];
-  for (let n = 1; n < 200; n++) {
-    power = ddDiv(ddMul(power, minusX2), [n, 0]);
-    const term = ddDiv(power, [2 * n + 1, 0]);
-    sum = ddAdd(sum, term);
-    if (Math.abs(term[0]) < Math.abs(sum[0]) * 2 ** -110) break;
-  }
-  return ddMul(sum, TWO_OVER_SQRT_PI);
+  const x2 = twoProd(x, x);
+  // Enough terms that the next one is below 2**-110 of the sum.
+  let terms = 1;
+  for (let t = 1; t > 1e-34 && terms < ERF_COEFFICIENTS.length - 1; terms++) t *= x2[0] / terms;
+  let p = ERF_COEFFICIENTS[terms]!;
+  for (let n = terms - 1; n >= 0; n--) p = ddAdd(ddMul(p, x2), ERF_COEFFICIENTS[n]!);
+  return ddMul(ddMulNum(p, x), TWO_OVER_SQRT_PI);
 }
 
-/** erfc(x) for x >= 2.5 from its continued fraction, as m * 2**k. */
+/**
+ * erfc(x) for x >= 3, as m * 2**k: exp(-x*x)/sqrt(pi) times the even part of Laplace's continued
+ * fraction, x / (x² + 1/2 - (1·2/4) / (x² + 5/2 - (3·4/4) / (x² + 9/2 - ...))).
+ */
 function erfcFraction(x: number): [DD, number] {
-  const terms = Math.ceil(1400 / (x * x)) + 30;
-  let t: DD = [x, 0];
-  for (let k = terms; k >= 1; k--) t = ddAdd([x, 0], ddDiv([k / 2, 0], t));
-  const [m, k] = expScaled(ddNeg(twoProd(x, x)));
-  return [ddMul(m, ddDiv(INV_SQRT_PI, t)), k];
+  const x2 = twoProd(x, x);
+  const terms = Math.ceil(450 / x2[0]) + 12;
+  let t = ddAdd(x2, [(4 * terms + 1) / 2, 0]);
+  for (let k = terms; k >= 1; k--) {
+    t = ddSub(ddAdd(x2, [(4 * k - 3) / 2, 0]), ddDiv([((2 * k - 1) * 2 * k) / 4, 0], t));
+  }
+  const [m, k] = expScaled(ddNeg(x2));
+  return [ddMul(m, ddMulNum(ddDiv(INV_SQRT_PI, t), x)), k];
 }
 
 function erf(x: number): number {
@@ -776,7 +979,7 @@ function erf(x: number): number {
   const a = Math.abs(x);
   if (a >= 6) return x > 0 ? 1 : -1;
   if (a === 0) return x;
-  if (a < 2.5) {
+  if (a < ERF_SERIES_LIMIT) {
     const s = erfSeries(x);
     return s[0] + s[1];
   }
@@ -789,11 +992,11 @@ function erfc(x: number): number {
   if (Number.isNaN(x)) return x;
   if (x >= 28) return 0;
   if (x <= -6) return 2;
-  if (x >= 2.5) {
+  if (x >= ERF_SERIES_LIMIT) {
     const [m, k] = erfcFraction(x);
     return roundScaled(m, k);
   }
-  if (x <= -2.5) {
+  if (x <= -ERF_SERIES_LIMIT) {
     const [m, k] = erfcFraction(-x);
     const r = ddSub([2, 0], [ldexp(m[0], k), ldexp(m[1], k)]);
     return r[0];
@@ -1109,12 +1312,12 @@ export const MATH_MODULE: Record<string, NativeFn | Value> = {
   log: mathLog,
   pow: positional("pow", 2, 2, (_ctx, args) => float(mathPow(toDouble(args[0]!), toDouble(args[1]!)))),
 
-  sin: real("sin", Math.sin, false),
-  cos: real("cos", Math.cos, false),
-  tan: real("tan", Math.tan, false),
-  asin: real("asin", Math.asin, false),
-  acos: real("acos", Math.acos, false),
-  atan: real("atan", Math.atan, false),
+  sin: real("sin", sin, false),
+  cos: real("cos", cos, false),
+  tan: real("tan", tan, false),
+  asin: real("asin", asin, false),
+  acos: real("acos", acos, false),
+  atan: real("atan", atan, false),
   atan2: real2("atan2", atan2),
   sinh: real("sinh", sinh, true),
   cosh: real("cosh", cosh, true),

@@ -1,0 +1,181 @@
+// The bridge between the sandbox and the upstream servers: each visible code-mode server becomes
+// a host object whose methods call its tools. Arguments are checked against the tool's
+// inputSchema before anything is sent; every call asks the authorization policy first; results
+// come back normalized to Python values (SPEC §3).
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Budget, type Limits } from "../interpreter/budget.js";
+import { EXC, PyException, pyError } from "../interpreter/errors.js";
+import type { Hosts } from "../interpreter/execute.js";
+import type { HostMethod } from "../interpreter/objects.js";
+import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
+import { type MediaCodecs, type MediaPlan, mediaFields } from "./media.js";
+import { ToolNames } from "./names.js";
+import { normalizeResult } from "./normalize.js";
+
+export interface BridgeOptions {
+  /** The servers to bind (code-mode clients the caller may see). */
+  connections: readonly UpstreamConnection[];
+  /** Whether the caller may see (and so bind) a tool. */
+  visible(server: string, tool: string): boolean;
+  /** Asked at every call; a string is the reason the call is refused (PermissionError). */
+  authorize(server: string, tool: string): string | null;
+  limits: Limits;
+  codecs: MediaCodecs;
+  /** Servers whose inputSchemas are not to be trusted: arguments go unchecked. */
+  skipValidation?: ReadonlySet<string>;
+}
+
+/** What the bridge derives once per tool (per catalog version): a validator and a media plan. */
+interface Compiled {
+  validate: ValidateFunction | null;
+  plan: MediaPlan | null;
+}
+
+const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
+const compiledTools = new WeakMap<Tool, Compiled>();
+
+function compile(tool: Tool): Compiled {
+  let compiled = compiledTools.get(tool);
+  if (!compiled) {
+    let validate: ValidateFunction | null = null;
+    try {
+      validate = ajv.compile(tool.inputSchema);
+    } catch {
+      // A schema ajv cannot compile is not the script's fault: the call goes unchecked.
+      validate = null;
+    }
+    compiled = { validate, plan: tool.outputSchema ? mediaFields(tool.outputSchema) : null };
+    compiledTools.set(tool, compiled);
+  }
+  return compiled;
+}
+
+const PYTHON_TYPES: Record<string, string> = {
+  string: "str",
+  integer: "int",
+  number: "float",
+  boolean: "bool",
+  array: "list",
+  object: "dict",
+  null: "None",
+};
+
+function pythonTypeOf(v: unknown): string {
+  if (v === null || v === undefined) return "None";
+  if (typeof v === "string") return "str";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "bigint") return "int";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  if (Array.isArray(v)) return "list";
+  return "dict";
+}
+
+function argumentName(error: ErrorObject): string {
+  const path = error.instancePath.split("/").filter(Boolean);
+  return path.length ? path.join(".") : "";
+}
+
+/** ajv's first error, as the TypeError a Python programmer expects. */
+function describeValidationError(fn: string, error: ErrorObject, args: Record<string, unknown>): string {
+  const at = argumentName(error);
+  const value = at ? at.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], args) : args;
+  switch (error.keyword) {
+    case "required":
+      return `${fn}() missing required argument: '${(error.params as { missingProperty: string }).missingProperty}'`;
+    case "additionalProperties":
+      return `${fn}() got an unexpected keyword argument '${(error.params as { additionalProperty: string }).additionalProperty}'`;
+    case "type": {
+      const expected = String((error.params as { type: string | string[] }).type)
+        .split(",")
+        .map((t) => PYTHON_TYPES[t] ?? t)
+        .join(" or ");
+      return `${fn}() argument '${at}' must be ${expected}, not ${pythonTypeOf(value)}`;
+    }
+    case "enum":
+      return `${fn}() argument '${at}' must be one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+    default:
+      return `${fn}() argument '${at || "(arguments)"}' ${error.message ?? "is invalid"}`;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function containsBigInt(v: unknown): boolean {
+  if (typeof v === "bigint") return true;
+  if (Array.isArray(v)) return v.some(containsBigInt);
+  if (isRecord(v)) return Object.values(v).some(containsBigInt);
+  return false;
+}
+
+function toolError(server: string, tool: string, message: string): PyException {
+  const error = new PyException(EXC.ToolError, [message]);
+  error.attrs.set("server", server);
+  error.attrs.set("tool", tool);
+  error.attrs.set("message", message);
+  return error;
+}
+
+/** The host objects for one execution: one per visible server, one method per visible tool. */
+export function buildHosts(options: BridgeOptions): Hosts {
+  const hosts: Hosts = {};
+  for (const connection of options.connections) {
+    const server = connection.name;
+    const tools = connection.tools.filter((t) => options.visible(server, t.name));
+    const names = new ToolNames(tools.map((t) => t.name));
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const methods: Record<string, HostMethod> = {};
+    for (const [python, upstream] of names.entries()) {
+      methods[python] = (args, kwargs) => callTool(options, connection, byName.get(upstream)!, python, args, kwargs);
+    }
+    hosts[server] = methods;
+  }
+  return hosts;
+}
+
+async function callTool(
+  options: BridgeOptions,
+  connection: UpstreamConnection,
+  tool: Tool,
+  python: string,
+  args: unknown[],
+  kwargs: Record<string, unknown>,
+): Promise<unknown> {
+  const server = connection.name;
+  // Authorization is asked at the moment of every call, however the call was reached.
+  const denied = options.authorize(server, tool.name);
+  if (denied !== null) throw new PyException(EXC.PermissionError, [denied]);
+
+  let callArgs: Record<string, unknown>;
+  if (args.length === 0) callArgs = kwargs;
+  else if (args.length === 1 && isRecord(args[0]) && Object.keys(kwargs).length === 0) callArgs = args[0];
+  else {
+    throw pyError("TypeError", `${server}.${python}() takes keyword arguments (or one dict of arguments), not ${args.length} positional argument${args.length === 1 ? "" : "s"}`);
+  }
+  if (containsBigInt(callArgs)) {
+    throw pyError("TypeError", `${server}.${python}(): an integer beyond 2**53 cannot be sent exactly over MCP; pass it as a str`);
+  }
+  const compiled = compile(tool);
+  if (compiled.validate && !options.skipValidation?.has(server) && !compiled.validate(callArgs)) {
+    throw pyError("TypeError", describeValidationError(`${server}.${python}`, compiled.validate.errors![0]!, callArgs));
+  }
+
+  let result;
+  try {
+    result = await connection.callTool(tool.name, callArgs, options.limits.tool_execution_timeout * 1000);
+  } catch (e) {
+    if (e instanceof UpstreamError && e.kind === "timeout") throw new PyException(EXC.TimeoutError, [e.message]);
+    throw toolError(server, tool.name, e instanceof Error ? e.message : String(e));
+  }
+  const budget = new Budget(options.limits);
+  const normalized = await normalizeResult(result, {
+    outputSchema: tool.outputSchema,
+    plan: compiled.plan,
+    codecs: options.codecs,
+    budget,
+  });
+  if (normalized.isError) throw toolError(server, tool.name, normalized.errorMessage ?? "the tool reported an error");
+  return normalized.value;
+}

@@ -1,0 +1,60 @@
+// Canonical Python names of upstream tools (SPEC §3): lowercase; '-' and spaces become '_';
+// other characters are dropped; a leading digit gets '_'; a Python keyword gets a trailing '_'.
+// Each server's names are unique and map back to the upstream name; where a tool's own spelling
+// (with '-' as '_') is a valid identifier too, it is bound as an alias.
+
+const KEYWORDS = new Set([
+  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+  "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+  "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+]);
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function isIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name) && !KEYWORDS.has(name);
+}
+
+export function canonicalName(tool: string): string {
+  let name = tool.toLowerCase().replace(/[-\s]/g, "_").replace(/[^a-z0-9_]/g, "");
+  if (name === "") name = "_";
+  if (/^[0-9]/.test(name)) name = "_" + name;
+  if (KEYWORDS.has(name)) name += "_";
+  return name;
+}
+
+/** The Python names of one server's tools, both ways. */
+export class ToolNames {
+  private readonly toUpstream = new Map<string, string>();
+  private readonly toCanonical = new Map<string, string>();
+
+  constructor(upstreamNames: readonly string[]) {
+    // Canonical names first, in catalog order; a clash gets _2, _3...
+    for (const upstream of upstreamNames) {
+      const base = canonicalName(upstream);
+      let name = base;
+      for (let n = 2; this.toUpstream.has(name); n++) name = `${base}_${n}`;
+      this.toUpstream.set(name, upstream);
+      this.toCanonical.set(upstream, name);
+    }
+    // Then the original spellings, where they are identifiers and free.
+    for (const upstream of upstreamNames) {
+      const alias = upstream.replace(/-/g, "_");
+      if (isIdentifier(alias) && !this.toUpstream.has(alias)) this.toUpstream.set(alias, upstream);
+    }
+  }
+
+  /** The upstream tool a Python name (canonical or alias) stands for. */
+  upstream(pythonName: string): string | undefined {
+    return this.toUpstream.get(pythonName);
+  }
+
+  canonical(upstream: string): string | undefined {
+    return this.toCanonical.get(upstream);
+  }
+
+  /** Every bound Python name and the tool it calls. */
+  entries(): [python: string, upstream: string][] {
+    return [...this.toUpstream.entries()];
+  }
+}

@@ -1,0 +1,153 @@
+// Upstream MCP client configurations (SPEC §5, Bifrost's shape), validated completely before use:
+// every problem is reported with the path of the field it is in.
+import { z } from "zod";
+
+const PYTHON_KEYWORDS = new Set([
+  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+  "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+  "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+]);
+
+const toolList = z.array(z.string().min(1, "a tool name must not be empty"));
+
+export const ClientConfigSchema = z
+  .object({
+    /** Stable id for the HTTP API; defaults to the name. */
+    client_id: z.string().min(1).optional(),
+    name: z.string(),
+    connection_type: z.enum(["stdio", "http", "sse"]),
+    connection_string: z.string().url("connection_string must be a URL").optional(),
+    stdio_config: z
+      .object({
+        command: z.string().min(1, "stdio_config.command must not be empty"),
+        args: z.array(z.string()).default([]),
+        /** Extra environment variables for the child (added to a minimal inherited set). */
+        env: z.record(z.string(), z.string()).default({}),
+        cwd: z.string().optional(),
+      })
+      .strict()
+      .optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+    tools_to_execute: toolList.default([]),
+    tools_to_auto_execute: toolList.default([]),
+    is_code_mode_client: z.boolean().default(false),
+    disabled: z.boolean().default(false),
+  })
+  .strict();
+
+export type ClientConfig = z.infer<typeof ClientConfigSchema>;
+
+/** A configuration problem, with the path of the offending field (`mcp.client_configs[1].name`). */
+export class ConfigError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(`${path}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+function pathText(base: string, path: readonly PropertyKey[]): string {
+  let out = base;
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
+  return out;
+}
+
+/** Checks one client config; `at` is where it sits in the file, for messages. */
+export function parseClientConfig(raw: unknown, at = "client"): ClientConfig {
+  const parsed = ClientConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(pathText(at, issue.path), issue.message);
+  }
+  const c = parsed.data;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.name)) {
+    const hint = c.name.includes("-") ? ` (use '${c.name.replace(/-/g, "_")}': hyphens are not allowed)` : "";
+    throw new ConfigError(`${at}.name`, `'${c.name}' is not a valid client name: it becomes a Python global, so use letters, digits and underscores, not starting with a digit${hint}`);
+  }
+  if (PYTHON_KEYWORDS.has(c.name)) throw new ConfigError(`${at}.name`, `'${c.name}' is a Python keyword and cannot name a client`);
+  if (c.connection_type === "stdio" && !c.stdio_config) {
+    throw new ConfigError(`${at}.stdio_config`, "a stdio client needs stdio_config with a command");
+  }
+  if (c.connection_type !== "stdio" && !c.connection_string) {
+    throw new ConfigError(`${at}.connection_string`, `an ${c.connection_type} client needs connection_string (the server's URL)`);
+  }
+  checkToolList(c.tools_to_execute, `${at}.tools_to_execute`);
+  checkToolList(c.tools_to_auto_execute, `${at}.tools_to_auto_execute`);
+  const execute = c.tools_to_execute;
+  if (!execute.includes("*")) {
+    if (c.tools_to_auto_execute.includes("*")) {
+      throw new ConfigError(`${at}.tools_to_auto_execute`, "'*' is only allowed when tools_to_execute is also '*'");
+    }
+    const extra = c.tools_to_auto_execute.filter((t) => !execute.includes(t));
+    if (extra.length) {
+      throw new ConfigError(`${at}.tools_to_auto_execute`, `must be a subset of tools_to_execute; not in it: ${extra.join(", ")}`);
+    }
+  }
+  return c;
+}
+
+function checkToolList(list: string[], at: string): void {
+  if (list.includes("*") && list.length > 1) throw new ConfigError(at, "'*' must be the only entry when present");
+  const seen = new Set<string>();
+  for (const name of list) {
+    if (seen.has(name)) throw new ConfigError(at, `'${name}' is listed twice`);
+    seen.add(name);
+  }
+}
+
+/** Checks a list of client configs: each one, then that names (and ids) are unique. */
+export function parseClientConfigs(raw: unknown, at = "mcp.client_configs"): ClientConfig[] {
+  if (!Array.isArray(raw)) throw new ConfigError(at, "must be a list of client configs");
+  const configs = raw.map((c, i) => parseClientConfig(c, `${at}[${i}]`));
+  const names = new Map<string, number>();
+  configs.forEach((c, i) => {
+    const lower = c.name.toLowerCase();
+    const earlier = names.get(lower);
+    if (earlier !== undefined) throw new ConfigError(`${at}[${i}].name`, `'${c.name}' is already the name of ${at}[${earlier}]`);
+    names.set(lower, i);
+  });
+  return configs;
+}
+
+/** Is `tool` allowed by a tools_to_execute-style list? */
+export function listAllows(list: readonly string[], tool: string): boolean {
+  return list.includes("*") || list.includes(tool);
+}
+
+/**
+ * The client configs of a gateway config file: `mcp.client_configs` (Bifrost's shape) and the
+ * desktop-client shape `{"mcpServers": {"name": {command, args, env} | {url, headers}}}`, whose
+ * servers are code-mode clients with every tool allowed.
+ */
+export function clientConfigsOf(config: unknown): ClientConfig[] {
+  const root = (config ?? {}) as Record<string, unknown>;
+  const configs: ClientConfig[] = [];
+  const mcp = root.mcp as Record<string, unknown> | undefined;
+  if (mcp?.client_configs !== undefined) configs.push(...parseClientConfigs(mcp.client_configs));
+  const desktop = root.mcpServers;
+  if (desktop !== undefined) {
+    if (typeof desktop !== "object" || desktop === null || Array.isArray(desktop)) throw new ConfigError("mcpServers", "must be an object of servers");
+    for (const [name, raw] of Object.entries(desktop as Record<string, Record<string, unknown>>)) {
+      const at = `mcpServers.${name}`;
+      const base = { name, tools_to_execute: ["*"], is_code_mode_client: true };
+      if (typeof raw?.url === "string") {
+        const type = raw.type === "sse" || raw.transport === "sse" ? "sse" : "http";
+        configs.push(parseClientConfig({ ...base, connection_type: type, connection_string: raw.url, headers: raw.headers ?? {} }, at));
+      } else if (typeof raw?.command === "string") {
+        configs.push(
+          parseClientConfig({ ...base, connection_type: "stdio", stdio_config: { command: raw.command, args: raw.args ?? [], env: raw.env ?? {} } }, at),
+        );
+      } else {
+        throw new ConfigError(at, "needs either a command (stdio) or a url (http)");
+      }
+    }
+  }
+  const names = new Set<string>();
+  for (const c of configs) {
+    if (names.has(c.name)) throw new ConfigError(c.name, `two servers are named '${c.name}'`);
+    names.add(c.name);
+  }
+  return configs;
+}

@@ -1,0 +1,55 @@
+// Canonical Python names of tools (SPEC §3), unique per server and reversible.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { canonicalName, isIdentifier, ToolNames } from "../../src/codemode/names.js";
+
+describe("tool names", () => {
+  it.each([
+    ["search_repos", "search_repos"],
+    ["get-sum", "get_sum"],
+    ["Get File Contents", "get_file_contents"],
+    ["firecrawl.scrape!", "firecrawlscrape"],
+    ["3d-render", "_3d_render"],
+    ["import", "import_"],
+    ["---", "___"],
+    ["", "_"],
+  ])("%j -> %s", (upstream, python) => {
+    expect(canonicalName(upstream)).toBe(python);
+    expect(isIdentifier(canonicalName(upstream))).toBe(true);
+  });
+
+  it("keeps names unique and reversible, and binds the original spelling as an alias", () => {
+    const names = new ToolNames(["get-sum", "get_sum", "Get Sum", "listItems"]);
+    expect(names.canonical("get-sum")).toBe("get_sum");
+    expect(names.canonical("get_sum")).toBe("get_sum_2");
+    expect(names.canonical("Get Sum")).toBe("get_sum_3");
+    expect(names.canonical("listItems")).toBe("listitems");
+    expect(names.upstream("listItems")).toBe("listItems");
+    for (const [python, upstream] of names.entries()) expect(names.upstream(python)).toBe(upstream);
+  });
+
+  const catalog = fileURLToPath(new URL("../../../shared/catalogs/real-16.json", import.meta.url));
+  it("gives every tool of the real catalogs a unique identifier that maps back", () => {
+    let servers: { name: string; tools: { name: string }[] }[];
+    try {
+      servers = JSON.parse(readFileSync(catalog, "utf8")).servers;
+    } catch {
+      return; // the shared catalogs are not next to this checkout
+    }
+    let count = 0;
+    for (const server of servers) {
+      const names = new ToolNames(server.tools.map((t) => t.name));
+      const seen = new Set<string>();
+      for (const tool of server.tools) {
+        const python = names.canonical(tool.name)!;
+        expect(isIdentifier(python)).toBe(true);
+        expect(seen.has(python)).toBe(false);
+        seen.add(python);
+        expect(names.upstream(python)).toBe(tool.name);
+        count++;
+      }
+    }
+    expect(count).toBe(487);
+  });
+});
