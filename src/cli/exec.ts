@@ -135,6 +135,7 @@ async function main(): Promise<number> {
       authorize: (server, tool) => (permitted(server, tool) ? null : `tool '${server}.${tool}' is not allowed (tools_to_execute)`),
       limits,
       codecs: defaultCodecs(),
+      skipValidation: new Set(invocation.clients.filter((c) => !c.validate_arguments).map((c) => c.name)),
     });
     const result = await execute(invocation.source, { limits: invocation.limits, filename: invocation.filename, hosts });
     for (const c of manager.list()) {

@@ -4,7 +4,7 @@
 // come back normalized to Python values (SPEC §3).
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { Budget, type Limits } from "../interpreter/budget.js";
+import type { Budget, Limits } from "../interpreter/budget.js";
 import { EXC, PyException, pyError } from "../interpreter/errors.js";
 import type { Hosts } from "../interpreter/execute.js";
 import type { HostMethod } from "../interpreter/objects.js";
@@ -35,7 +35,7 @@ interface Compiled {
 const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
 const compiledTools = new WeakMap<Tool, Compiled>();
 
-function compile(tool: Tool): Compiled {
+function compile(tool: Tool, codecs: MediaCodecs): Compiled {
   let compiled = compiledTools.get(tool);
   if (!compiled) {
     let validate: ValidateFunction | null = null;
@@ -45,7 +45,7 @@ function compile(tool: Tool): Compiled {
       // A schema ajv cannot compile is not the script's fault: the call goes unchecked.
       validate = null;
     }
-    compiled = { validate, plan: tool.outputSchema ? mediaFields(tool.outputSchema) : null };
+    compiled = { validate, plan: tool.outputSchema ? mediaFields(tool.outputSchema, codecs) : null };
     compiledTools.set(tool, compiled);
   }
   return compiled;
@@ -128,7 +128,7 @@ export function buildHosts(options: BridgeOptions): Hosts {
     const byName = new Map(tools.map((t) => [t.name, t]));
     const methods: Record<string, HostMethod> = {};
     for (const [python, upstream] of names.entries()) {
-      methods[python] = (args, kwargs) => callTool(options, connection, byName.get(upstream)!, python, args, kwargs);
+      methods[python] = (args, kwargs, context) => callTool(options, connection, byName.get(upstream)!, python, args, kwargs, context.budget);
     }
     hosts[server] = methods;
   }
@@ -142,6 +142,7 @@ async function callTool(
   python: string,
   args: unknown[],
   kwargs: Record<string, unknown>,
+  budget: Budget,
 ): Promise<unknown> {
   const server = connection.name;
   // Authorization is asked at the moment of every call, however the call was reached.
@@ -157,7 +158,7 @@ async function callTool(
   if (containsBigInt(callArgs)) {
     throw pyError("TypeError", `${server}.${python}(): an integer beyond 2**53 cannot be sent exactly over MCP; pass it as a str`);
   }
-  const compiled = compile(tool);
+  const compiled = compile(tool, options.codecs);
   if (compiled.validate && !options.skipValidation?.has(server) && !compiled.validate(callArgs)) {
     throw pyError("TypeError", describeValidationError(`${server}.${python}`, compiled.validate.errors![0]!, callArgs));
   }
@@ -169,7 +170,6 @@ async function callTool(
     if (e instanceof UpstreamError && e.kind === "timeout") throw new PyException(EXC.TimeoutError, [e.message]);
     throw toolError(server, tool.name, e instanceof Error ? e.message : String(e));
   }
-  const budget = new Budget(options.limits);
   const normalized = await normalizeResult(result, {
     outputSchema: tool.outputSchema,
     plan: compiled.plan,

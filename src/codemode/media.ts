@@ -591,7 +591,8 @@ class MediaDecoder {
       decoded = await codec.decode(text, this.budget, allowed);
     } catch (e) {
       if (e instanceof ResourceLimitError) {
-        throw new ResourceLimitError(e.field, e.limit, `decoding ${path} (${mediaType}): ${e.message}`);
+        const detail = e.message.replace(`${e.field} exceeded (limit ${e.limit})`, "").replace(/^: /, "");
+        throw new ResourceLimitError(e.field, e.limit, `decoding ${path} (${mediaType})${detail ? `: ${detail}` : ""}`);
       }
       if (e instanceof PyException) {
         const reason = e.args.length > 0 ? String(e.args[0]) : e.type.name;
@@ -601,10 +602,11 @@ class MediaDecoder {
     }
     const extent = valueExtent(decoded);
     this.used += extent.bytes - (text.length + 2);
-    if (this.used > limit) throw new ResourceLimitError("max_value_bytes", limit, `decoding ${path} (${mediaType}) made the result larger`);
-    const nesting = this.depthOffset + depth + extent.depth;
-    if (nesting > this.budget.limits.max_nesting_depth) {
-      throw new ResourceLimitError("max_nesting_depth", this.budget.limits.max_nesting_depth, `decoding ${path} (${mediaType}) nests deeper`);
+    const where = `decoding ${path} (${mediaType})`;
+    if (this.used > limit) throw new ResourceLimitError("max_value_bytes", limit, `${where} made the result larger`);
+    const maxDepth = this.budget.limits.max_nesting_depth;
+    if (this.depthOffset + depth + extent.depth > maxDepth) {
+      throw new ResourceLimitError("max_nesting_depth", maxDepth, `${where} nests deeper`);
     }
     return decoded;
   }

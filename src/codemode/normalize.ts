@@ -71,7 +71,8 @@ export async function normalizeResult(result: CallToolResult, options: Normalize
     const depthOffset = unwrap ? -1 : 0;
     const measured = measure(structured, limits, depthOffset);
     budget.alloc(measured.bytes);
-    let value = (measured.lossyInts ? exactFromText(structured, unwrap, content, budget) : null) ?? toPython(structured, limits, depthOffset);
+    const exact = measured.lossyInts ? exactFromText(structured, unwrap, content, budget) : null;
+    let value = exact ?? toPython(structured, limits, depthOffset);
     if (plan) value = await decodeMedia(value, plan, options.codecs, budget, depthOffset);
     if (unwrap) value = (value as PyDict).get("result") ?? null;
     return { isError: false, value, errorMessage: null };
@@ -177,7 +178,9 @@ function sameJson(js: unknown, py: Value): boolean {
     return py instanceof PyFloat && py.v === js;
   }
   if (js === null || typeof js === "string" || typeof js === "boolean") return py === js;
-  if (Array.isArray(js)) return py instanceof PyList && py.items.length === js.length && js.every((item, i) => sameJson(item, py.items[i]!));
+  if (Array.isArray(js)) {
+    return py instanceof PyList && py.items.length === js.length && js.every((item, i) => sameJson(item, py.items[i]!));
+  }
   if (isRecord(js)) {
     if (!(py instanceof PyDict)) return false;
     const keys = Object.keys(js);

@@ -1,5 +1,6 @@
 // The runtime's own objects: functions, built-in functions, bound methods, modules, iterators,
 // coroutines and host objects (the servers a script calls).
+import type { Budget } from "./budget.js";
 import { pyError } from "./errors.js";
 import type { Kwargs, NativeContext, NativeFn } from "./native.js";
 import { type PyDict, PyObject, PyTuple, type Value } from "./values.js";
@@ -175,8 +176,11 @@ export class PyFuture extends PyObject {
   }
 }
 
-/** A method the host provides: called with Python-side arguments converted to plain JS values. */
-export type HostMethod = (args: unknown[], kwargs: Record<string, unknown>) => Promise<unknown>;
+/**
+ * A method the host provides: called with Python-side arguments converted to plain JS values,
+ * and the execution's budget (so what the host does to bring a result in counts against it).
+ */
+export type HostMethod = (args: unknown[], kwargs: Record<string, unknown>, context: { budget: Budget }) => Promise<unknown>;
 
 /** An upstream server as a global: `srv.tool(...)`, `srv.tool_async(...)`. */
 export class HostObject extends PyObject {

@@ -162,11 +162,6 @@ function floatPow(a: number, b: number): PyFloat {
   return new PyFloat(r);
 }
 
-function checkFloat(r: number, a: number, b: number): PyFloat {
-  if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw pyError("OverflowError", "int too large to convert to float");
-  return new PyFloat(r);
-}
-
 function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | bigint {
   const x = toBigInt(a);
   const n = toBigInt(b);
@@ -242,15 +237,16 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
   const fb = b instanceof PyFloat || isIntLike(b) ? toFloat(b) : null;
   if (fa !== null && fb !== null) {
     switch (op) {
+      // Float arithmetic overflows to inf, as in CPython; only ** raises OverflowError.
       case "+":
-        return checkFloat(fa + fb, fa, fb);
+        return new PyFloat(fa + fb);
       case "-":
-        return checkFloat(fa - fb, fa, fb);
+        return new PyFloat(fa - fb);
       case "*":
-        return checkFloat(fa * fb, fa, fb);
+        return new PyFloat(fa * fb);
       case "/":
         if (fb === 0) throw pyError("ZeroDivisionError", "float division by zero");
-        return checkFloat(fa / fb, fa, fb);
+        return new PyFloat(fa / fb);
       case "//":
         return new PyFloat(floatFloorDiv(fa, fb));
       case "%":
@@ -364,7 +360,18 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     out.set(b.bytes, a.bytes.length);
     return new PyBytes(out);
   }
+  if (op === "*" && isSequence(a) !== isSequence(b)) {
+    const other = isSequence(a) ? b : a;
+    throw pyError("TypeError", `can't multiply sequence by non-int of type '${typeName(other)}'`);
+  }
+  if (op === "*" && typeof a === "string" && typeof b === "string") {
+    throw pyError("TypeError", "can't multiply sequence by non-int of type 'str'");
+  }
   throw unsupported(op, a, b);
+}
+
+function isSequence(v: Value): boolean {
+  return typeof v === "string" || v instanceof PyList || v instanceof PyTuple || v instanceof PyBytes;
 }
 
 function repeatString(s: string, n: number, budget: Budget): string {

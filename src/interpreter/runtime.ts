@@ -361,7 +361,7 @@ export class Runtime implements NativeContext {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new PyException(EXC.TimeoutError, [`${callable.host.name}.${callable.method} timed out after ${limits.tool_execution_timeout} s`])), timeoutMs);
     });
-    const call = Promise.race([method(positional, keywords), timeout]).finally(() => clearTimeout(timer));
+    const call = Promise.race([method(positional, keywords, { budget: this.budget }), timeout]).finally(() => clearTimeout(timer));
     return new Pending(
       call.then(
         (result) => {

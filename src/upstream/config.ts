@@ -32,6 +32,8 @@ export const ClientConfigSchema = z
     tools_to_auto_execute: toolList.default([]),
     is_code_mode_client: z.boolean().default(false),
     disabled: z.boolean().default(false),
+    /** Check tool arguments against the inputSchema before calling (off for servers with wrong schemas). */
+    validate_arguments: z.boolean().default(true),
   })
   .strict();
 

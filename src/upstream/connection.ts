@@ -206,6 +206,12 @@ export class UpstreamConnection extends EventEmitter {
       if (/connection closed|not connected/i.test(text)) {
         throw new UpstreamError(`server '${this.name}' went away during the call: ${text}`, "unavailable");
       }
+      // Over HTTP a dead server or an expired session shows only when a request fails.
+      if (this.config.connection_type !== "stdio" && /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|session not found|\b404\b/i.test(text)) {
+        this.lost(client);
+        void client.close().catch(() => undefined);
+        throw new UpstreamError(`server '${this.name}' went away: ${text}`, "unavailable");
+      }
       throw new UpstreamError(`${this.name}.${name}: ${text}`, "protocol");
     }
   }

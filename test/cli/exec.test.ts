@@ -63,6 +63,35 @@ describe("code-mode-exec", () => {
     expect(run([join(dir, "missing.py")]).stderr).toContain("ENOENT");
   });
 
+  it("binds the code-mode servers of --config as globals, limited to tools_to_execute", () => {
+    const edge = fileURLToPath(new URL("../../dist/test/fixtures/edge-server.js", import.meta.url));
+    const config = join(dir, "gateway.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcp: {
+          client_configs: [
+            { name: "edge", connection_type: "stdio", stdio_config: { command: process.execPath, args: [edge] }, tools_to_execute: ["echo", "add"], is_code_mode_client: true },
+            { name: "direct", connection_type: "stdio", stdio_config: { command: process.execPath, args: [edge] }, tools_to_execute: ["*"] },
+          ],
+        },
+      }),
+    );
+    const ok = run(["-c", "RESULT = [edge.echo(text='via config'), edge.add(a=1, b=2)]", "--config", config]);
+    expect(ok.json.error).toBeNull();
+    expect(ok.json.result).toEqual(["via config", 3]);
+    expect(ok.json.tool_calls).toHaveLength(2);
+    const hidden = run(["-c", "edge.big(bytes=1)", "--config", config]);
+    expect(hidden.json.error.type).toBe("AttributeError");
+    const notBound = run(["-c", "direct.echo(text='x')", "--config", config]);
+    expect(notBound.json.error.type).toBe("NameError");
+    expect(run(["-c", "1", "--config", join(dir, "config.json")]).code).toBe(0);
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ mcp: { client_configs: [{ name: "bad-name", connection_type: "http", connection_string: "http://127.0.0.1:1/mcp" }] } }));
+    const bad = run(["-c", "1", "--config", join(dir, "bad.json")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("mcp.client_configs[0].name");
+  });
+
   it("reports a syntax error as the result's error, exit 1", () => {
     const r = run(["-c", "if x\n  pass"]);
     expect(r.code).toBe(1);

@@ -25,6 +25,8 @@ export const CASES: Record<string, string[]> = {
     "print(str(1.0), repr(1.5), float(10), 0.1 * 3, 1.1 * 1.1)",
     "print((0.5).is_integer(), (2.0).is_integer(), (0.75).as_integer_ratio())",
     "print(sum([0.1] * 10), max(1, 2.5), min(-1, -1.5))",
+    "print(1e200 * 1e200, 1e308 + 1e308, -1e308 - 1e308, 1e308 / 1e-10)",
+    "try:\n    1.5 * 'a'\nexcept TypeError as e:\n    print(e)\ntry:\n    'a' * 'b'\nexcept TypeError as e:\n    print(e)",
   ],
   strings: [
     "s = 'héllo wörld'\nprint(len(s), s[1], s[-1], s[2:5], s[::-1], s.upper(), s.title())",

@@ -380,7 +380,7 @@ describe("math against CPython 3.11", () => {
     expect(mismatches).toEqual([]);
   });
 
-  it("rounds like CPython in at least 97% of the calls allowed a tolerance", () => {
+  it("rounds like CPython in at least 98% of the calls allowed a tolerance", () => {
     let total = 0;
     let identical = 0;
     ROWS.forEach((row, k) => {
@@ -388,7 +388,7 @@ describe("math against CPython 3.11", () => {
       total++;
       if (JSON.stringify(answers[k]) === JSON.stringify(ours(row))) identical++;
     });
-    expect(identical / total).toBeGreaterThan(0.97);
+    expect(identical / total).toBeGreaterThan(0.98);
   });
 
   it("reduces the hardest argument exactly (glibc's cos is 8 ulps off there; ours is correctly rounded)", () => {
@@ -431,6 +431,16 @@ describe("math on the budget", () => {
     expect(limitOf(() => call(testContext(), "comb", 10 ** 8, 5 * 10 ** 7))).toBe("max_steps");
     expect(limitOf(() => call(testContext(), "perm", 10 ** 8, 5 * 10 ** 7))).toBe("max_steps");
     expect(limitOf(() => call(testContext({ max_steps: 1e12, max_memory_bytes: 100_000 }), "perm", 10 ** 6, 10 ** 5))).toBe("max_memory_bytes");
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it("charges gcd, lcm and isqrt of huge ints for their quadratic work, before doing it", () => {
+    const a = 3n ** 200_000n;
+    const b = 2n ** 400_000n + 1n;
+    const started = performance.now();
+    expect(limitOf(() => call(testContext(), "gcd", a, b))).toBe("max_steps");
+    expect(limitOf(() => call(testContext(), "lcm", a, b))).toBe("max_steps");
+    expect(limitOf(() => call(testContext({ max_steps: 10_000 }), "isqrt", b))).toBe("max_steps");
     expect(performance.now() - started).toBeLessThan(500);
   });
 

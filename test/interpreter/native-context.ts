@@ -10,8 +10,8 @@ export function testContext(limits: Partial<Limits> = {}): NativeContext & { out
   return {
     budget,
     output,
-    call(fn) {
-      if (typeof fn === "function") return (fn as (...a: unknown[]) => Value)();
+    call(fn, args) {
+      if (typeof fn === "function") return (fn as (...a: Value[]) => Value)(...args);
       throw new Error(`testContext cannot call ${typeName(fn)}`);
     },
     write(text) {

@@ -1078,15 +1078,24 @@ function gcdNumbers(a: number, b: number): number {
   return a;
 }
 
-function gcdOf(a: number | bigint, b: number | bigint): number | bigint {
+/** Euclid's algorithm on big ints takes time quadratic in their length: charge it so. */
+function chargeEuclid(ctx: NativeContext, a: bigint, b: bigint): void {
+  const words = Math.ceil(Math.max(bitLength(a), bitLength(b)) / 64);
+  ctx.budget.step(Math.ceil((words * words) / 2));
+}
+
+function gcdOf(ctx: NativeContext, a: number | bigint, b: number | bigint): number | bigint {
   if (typeof a === "number" && typeof b === "number") return gcdNumbers(a, b);
+  chargeEuclid(ctx, big(a), big(b));
   return normInt(gcd2(big(a), big(b)));
 }
 
-function lcmOf(a: number | bigint, b: number | bigint): number | bigint {
+function lcmOf(ctx: NativeContext, a: number | bigint, b: number | bigint): number | bigint {
   if (a === 0 || b === 0 || a === 0n || b === 0n) return 0;
   const A = big(a);
   const B = big(b);
+  chargeEuclid(ctx, A, B);
+  ctx.budget.checkSize(Math.ceil((bitLength(A) + bitLength(B)) / 8));
   const l = (A / gcd2(A, B)) * B;
   return normInt(l < 0n ? -l : l);
 }
@@ -1158,7 +1167,9 @@ function isqrt(ctx: NativeContext, v: Value): number | bigint {
   const n = toInt(v);
   if (n < 0) throw pyError("ValueError", "isqrt() argument must be nonnegative");
   if (typeof n === "number") return Number(isqrtBig(BigInt(n)));
-  ctx.budget.step(Math.ceil(bitLength(n) / 64));
+  // Newton's method: about log2(bits) divisions of the whole number.
+  const bits = bitLength(n);
+  ctx.budget.step(Math.ceil(bits / 64) * Math.ceil(Math.log2(bits)));
   return normInt(isqrtBig(n));
 }
 
@@ -1367,14 +1378,14 @@ export const MATH_MODULE: Record<string, NativeFn | Value> = {
     noKeywords("gcd", kwargs);
     ctx.budget.step(args.length);
     let g: number | bigint = 0;
-    for (const a of args) g = gcdOf(g, toInt(a));
+    for (const a of args) g = gcdOf(ctx, g, toInt(a));
     return g;
   },
   lcm: (ctx, args, kwargs) => {
     noKeywords("lcm", kwargs);
     ctx.budget.step(args.length);
     let l: number | bigint = 1;
-    for (const a of args) l = lcmOf(l, toInt(a));
+    for (const a of args) l = lcmOf(ctx, l, toInt(a));
     return l;
   },
   isqrt: (ctx, args, kwargs) => unary("isqrt", (v) => isqrt(ctx, v))(ctx, args, kwargs),
