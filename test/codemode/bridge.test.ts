@@ -1,6 +1,7 @@
 // The bridge against the edge-case server (test/fixtures/edge-server.ts, built to dist/ by
 // `npm test`): errors, timeouts, crashes, big and exact values, media fields, a catalog that
 // changes, and calls that really run in parallel.
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHosts } from "../../src/codemode/bridge.js";
@@ -114,4 +115,45 @@ describe("the bridge", () => {
     const after = await run("RESULT = fragile.echo(text='back')");
     expect(after.result).toBe("back");
   }, 20_000);
+});
+
+describe("an HTTP upstream that goes away", () => {
+  function startHttp(port: number): Promise<{ child: import("node:child_process").ChildProcess; port: number }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [EDGE, "--http", String(port)], { stdio: ["ignore", "pipe", "ignore"] });
+      child.stdout!.on("data", (d: Buffer) => {
+        const m = /listening (\d+)/.exec(d.toString());
+        if (m) resolve({ child, port: Number(m[1]) });
+      });
+      child.on("error", reject);
+    });
+  }
+
+  it("is marked, fails fast, and is reconnected when it comes back", async () => {
+    const first = await startHttp(0);
+    const manager = new UpstreamManager({ connectTimeoutMs: 5000, backoffMs: { initial: 100, max: 300 } });
+    manager.add(parseClientConfig({ name: "web", connection_type: "http", connection_string: `http://127.0.0.1:${first.port}/mcp`, tools_to_execute: ["*"] }));
+    await manager.settled(10_000);
+    const run = (source: string) =>
+      execute(source, { hosts: buildHosts({ connections: manager.list(), visible: () => true, authorize: () => null, limits: DEFAULT_LIMITS, codecs: defaultCodecs() }) });
+    try {
+      expect((await run("RESULT = web.echo(text='up')")).result).toBe("up");
+      first.child.kill("SIGKILL");
+      await new Promise((r) => first.child.once("exit", r));
+      const down = await run("try:\n    web.echo(text='x')\nexcept ToolError as e:\n    RESULT = e.message");
+      expect(String(down.result)).toMatch(/went away|not available/);
+      expect(manager.get("web")!.state).toBe("reconnecting");
+      const second = await startHttp(first.port);
+      try {
+        const c = manager.get("web")!;
+        for (let i = 0; i < 100 && c.state !== "connected"; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(c.state).toBe("connected");
+        expect((await run("RESULT = web.echo(text='back')")).result).toBe("back");
+      } finally {
+        second.child.kill();
+      }
+    } finally {
+      await manager.closeAll();
+    }
+  }, 30_000);
 });

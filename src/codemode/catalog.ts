@@ -1,0 +1,65 @@
+// A snapshot of what the caller may see: visible code-mode servers and their visible tools, each
+// tool with its Python name. The meta-tools are pure functions over a Catalog.
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { UpstreamConnection } from "../upstream/connection.js";
+import { ToolNames } from "./names.js";
+
+export interface CatalogTool {
+  server: string;
+  /** The upstream tool name. */
+  name: string;
+  /** Its canonical Python name (SPEC §3). */
+  python: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+export interface CatalogServer {
+  name: string;
+  instructions: string | null;
+  tools: CatalogTool[];
+}
+
+export interface Catalog {
+  servers: CatalogServer[];
+}
+
+/** Builds a catalog from raw MCP tool objects, filtered by `visible`; servers sorted by name. */
+export function buildCatalog(
+  servers: readonly { name: string; instructions: string | null; tools: readonly Tool[] }[],
+  visible: (server: string, tool: string) => boolean = () => true,
+): Catalog {
+  return {
+    servers: [...servers]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((s) => {
+        const tools = s.tools.filter((t) => visible(s.name, t.name));
+        const names = new ToolNames(tools.map((t) => t.name));
+        return {
+          name: s.name,
+          instructions: s.instructions,
+          tools: tools.map((t) => ({
+            server: s.name,
+            name: t.name,
+            python: names.canonical(t.name)!,
+            title: t.title,
+            description: t.description,
+            inputSchema: t.inputSchema as Record<string, unknown>,
+            outputSchema: t.outputSchema as Record<string, unknown> | undefined,
+            annotations: t.annotations as Record<string, unknown> | undefined,
+          })),
+        };
+      }),
+  };
+}
+
+/** The catalog of live connections (only connected servers have tools). */
+export function catalogOf(connections: readonly UpstreamConnection[], visible?: (server: string, tool: string) => boolean): Catalog {
+  return buildCatalog(
+    connections.map((c) => ({ name: c.name, instructions: c.instructions, tools: c.tools })),
+    visible,
+  );
+}
