@@ -11,6 +11,7 @@ import type { HostMethod } from "../interpreter/objects.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
 import { type MediaCodecs, type MediaPlan, mediaFields } from "./media.js";
 import { ToolNames } from "./names.js";
+import { paramNames } from "./stubs.js";
 import { normalizeResult } from "./normalize.js";
 
 export interface BridgeOptions {
@@ -30,6 +31,8 @@ export interface BridgeOptions {
 interface Compiled {
   validate: ValidateFunction | null;
   plan: MediaPlan | null;
+  /** Python-safe parameter names (as the stubs show them) -> the upstream names. */
+  params: Map<string, string>;
 }
 
 const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
@@ -45,7 +48,8 @@ function compile(tool: Tool, codecs: MediaCodecs): Compiled {
       // A schema ajv cannot compile is not the script's fault: the call goes unchecked.
       validate = null;
     }
-    compiled = { validate, plan: tool.outputSchema ? mediaFields(tool.outputSchema, codecs) : null };
+    const asCatalogTool = { server: "", name: tool.name, python: tool.name, inputSchema: tool.inputSchema as Record<string, unknown> };
+    compiled = { validate, plan: tool.outputSchema ? mediaFields(tool.outputSchema, codecs) : null, params: paramNames(asCatalogTool) };
     compiledTools.set(tool, compiled);
   }
   return compiled;
@@ -155,10 +159,14 @@ async function callTool(
   else {
     throw pyError("TypeError", `${server}.${python}() takes keyword arguments (or one dict of arguments), not ${args.length} positional argument${args.length === 1 ? "" : "s"}`);
   }
+  const compiled = compile(tool, options.codecs);
+  // Keyword names are the stubs' Python-safe spellings; the server wants its own.
+  if (Object.keys(callArgs).some((k) => compiled.params.get(k) !== undefined && compiled.params.get(k) !== k)) {
+    callArgs = Object.fromEntries(Object.entries(callArgs).map(([k, v]) => [compiled.params.get(k) ?? k, v]));
+  }
   if (containsBigInt(callArgs)) {
     throw pyError("TypeError", `${server}.${python}(): an integer beyond 2**53 cannot be sent exactly over MCP; pass it as a str`);
   }
-  const compiled = compile(tool, options.codecs);
   if (compiled.validate && !options.skipValidation?.has(server) && !compiled.validate(callArgs)) {
     throw pyError("TypeError", describeValidationError(`${server}.${python}`, compiled.validate.errors![0]!, callArgs));
   }
