@@ -1,10 +1,112 @@
 #!/usr/bin/env node
-// code-mode-gateway: the server. Until the gateway service lands (issue #6) it reports what is
-// ready and exits cleanly, so `npm ci && npm start` works on a fresh checkout from day one.
-import { parse } from "../../grammar/parse.js";
+// code-mode-gateway: the server. One process serves the MCP endpoint /mcp and the HTTP API, or,
+// with --stdio, MCP over stdin/stdout for a desktop client that launches it (logs go to stderr).
+import { resolve } from "node:path";
+import { buildServer } from "../api/server.js";
+import { loadGatewayConfig } from "../gateway/config-file.js";
+import { Gateway } from "../gateway/gateway.js";
+import { mountMcp, serveStdio } from "../gateway/mcp-face.js";
+import { ConfigError } from "../upstream/config.js";
 
-const sample = 'result = [x * 2 for x in range(3)]\nprint(f"{result=}")\n';
-const module = parse(sample);
-console.log("code-mode-gateway 0.1.0");
-console.log(`  grammar: ready (parsed a ${module.body.length}-statement sample script)`);
-console.log("  interpreter, upstream MCP connections, HTTP API: not built yet; see README.md");
+const USAGE = "usage: code-mode-gateway [--config config.json] [--host 127.0.0.1] [--port 8080] [--stdio]";
+
+interface Options {
+  config: string;
+  host?: string;
+  port?: number;
+  stdio: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { config: "config.json", stdio: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === "--config") options.config = value();
+    else if (arg === "--host") options.host = value();
+    else if (arg === "--port") {
+      const port = Number(value());
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error("--port needs a port number");
+      options.port = port;
+    } else if (arg === "--stdio") options.stdio = true;
+    else if (arg === "-h" || arg === "--help") throw new Error("");
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  return options;
+}
+
+const log = (message: string) => process.stderr.write(`code-mode-gateway: ${message}\n`);
+
+async function main(): Promise<number> {
+  let options: Options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if ((e as Error).message) log((e as Error).message);
+    process.stderr.write(USAGE + "\n");
+    return 2;
+  }
+  let config;
+  try {
+    config = loadGatewayConfig(resolve(options.config));
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      log(`invalid config: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  const gateway = new Gateway(config.settings);
+  gateway.manager.on("state", (name: string, state: string) => {
+    const c = gateway.manager.get(name);
+    log(`server ${name}: ${state}${state === "reconnecting" && c?.lastError ? ` (${c.lastError})` : ""}`);
+  });
+  // Servers connect in the background: a slow or dead one never delays startup.
+  for (const client of config.clients) gateway.addClient(client);
+
+  let stopping = false;
+  const shutdown = async (close: () => Promise<void>) => {
+    if (stopping) return;
+    stopping = true;
+    log("shutting down");
+    await close().catch(() => undefined);
+    await gateway.close();
+  };
+
+  if (options.stdio) {
+    process.once("SIGINT", () => void shutdown(async () => undefined).then(() => process.exit(0)));
+    process.once("SIGTERM", () => void shutdown(async () => undefined).then(() => process.exit(0)));
+    await serveStdio(gateway);
+    await shutdown(async () => undefined);
+    return 0;
+  }
+
+  const app = buildServer(gateway);
+  mountMcp(app, gateway);
+  const host = options.host ?? config.host;
+  const port = options.port ?? config.port;
+  await app.listen({ host, port });
+  const address = app.server.address();
+  const bound = typeof address === "object" && address ? address.port : port;
+  log(`listening on http://${host}:${bound} (MCP at /mcp, API at /api, health at /health)`);
+  await new Promise<void>((resolveStop) => {
+    const stop = () => void shutdown(() => app.close()).then(resolveStop);
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    log(`fatal: ${(e as Error).stack ?? String(e)}`);
+    process.exitCode = 1;
+  },
+);

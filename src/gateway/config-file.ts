@@ -1,0 +1,94 @@
+// The gateway's bootstrap file, config.json (SPEC §6): upstream clients (Bifrost's
+// `mcp.client_configs` or the desktop-client `mcpServers` shape), tool-manager settings and
+// limits, and where to listen. `"env.VAR"` strings read environment variables. Every problem is
+// reported with the JSON path of the field.
+import { readFileSync } from "node:fs";
+import { resolveLimits } from "../interpreter/budget.js";
+import { type ClientConfig, clientConfigsOf, ConfigError } from "../upstream/config.js";
+import { DEFAULT_SETTINGS, type GatewaySettings } from "./gateway.js";
+
+export interface GatewayConfig {
+  settings: GatewaySettings;
+  clients: ClientConfig[];
+  host: string;
+  port: number;
+}
+
+/** Replaces every `"env.NAME"` string by that environment variable (a missing one is an error). */
+export function expandEnv(value: unknown, env: NodeJS.ProcessEnv = process.env, path = "$"): unknown {
+  if (typeof value === "string" && value.startsWith("env.")) {
+    const name = value.slice(4);
+    const v = env[name];
+    if (v === undefined) throw new ConfigError(path, `refers to the environment variable ${name}, which is not set`);
+    return v;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, `${path}[${i}]`));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = expandEnv(v, env, `${path}.${k}`);
+    return out;
+  }
+  return value;
+}
+
+function object(v: unknown, path: string): Record<string, unknown> {
+  if (v === undefined) return {};
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw new ConfigError(path, "must be an object");
+  return v as Record<string, unknown>;
+}
+
+/** Parses a config object (already read from JSON). */
+export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const root = object(expandEnv(raw, env), "$") as Record<string, unknown>;
+  const mcp = object(root.mcp, "mcp");
+  const manager = object(mcp.tool_manager_config, "mcp.tool_manager_config");
+  const clientConfig = object(root.client_config, "client_config");
+  const server = object(root.server, "server");
+
+  // client_config.mcp_code_mode_limits, then tool_manager_config.code_mode_limits on top (it wins).
+  const limitsInput = {
+    ...object(clientConfig.mcp_code_mode_limits, "client_config.mcp_code_mode_limits"),
+    ...object(manager.code_mode_limits, "mcp.tool_manager_config.code_mode_limits"),
+  } as Record<string, unknown>;
+  const timeout = manager.tool_execution_timeout ?? clientConfig.mcp_tool_execution_timeout;
+  if (timeout !== undefined && limitsInput.tool_execution_timeout === undefined) limitsInput.tool_execution_timeout = timeout;
+  let limits;
+  try {
+    limits = resolveLimits(limitsInput);
+  } catch (e) {
+    throw new ConfigError("mcp.tool_manager_config.code_mode_limits", (e as Error).message);
+  }
+  const binding = manager.code_mode_binding_level ?? clientConfig.mcp_code_mode_binding_level ?? "server";
+  if (binding !== "server" && binding !== "tool") {
+    throw new ConfigError("mcp.tool_manager_config.code_mode_binding_level", `must be "server" or "tool", not ${JSON.stringify(binding)}`);
+  }
+  const depth = manager.max_agent_depth ?? clientConfig.mcp_agent_depth ?? DEFAULT_SETTINGS.maxAgentDepth;
+  if (!Number.isInteger(depth) || (depth as number) < 1) throw new ConfigError("mcp.tool_manager_config.max_agent_depth", "must be a positive integer");
+  const host = server.host ?? "127.0.0.1";
+  const port = server.port ?? 8080;
+  if (typeof host !== "string") throw new ConfigError("server.host", "must be a string");
+  if (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535) throw new ConfigError("server.port", "must be a port number (0-65535)");
+  return {
+    settings: { ...DEFAULT_SETTINGS, limits, bindingLevel: binding, maxAgentDepth: depth as number },
+    clients: clientConfigsOf({ mcp: { client_configs: mcp.client_configs ?? [] }, mcpServers: root.mcpServers }),
+    host,
+    port: port as number,
+  };
+}
+
+/** Reads and parses a config file. */
+export function loadGatewayConfig(path: string, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ConfigError(path, `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(path, `is not valid JSON: ${(e as Error).message}`);
+  }
+  return parseGatewayConfig(raw, env);
+}

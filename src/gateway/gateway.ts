@@ -1,0 +1,230 @@
+// The gateway's core: upstream servers, the settings in force (hot-reloadable), and the tools a
+// caller sees: the meta-tools for code-mode servers and `<client>-<tool>` for the others.
+// Both faces (MCP and the HTTP API) call into this; it knows nothing of HTTP.
+import { EventEmitter } from "node:events";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type Catalog, catalogOf } from "../codemode/catalog.js";
+import { defaultCodecs, type MediaCodecs } from "../codemode/media.js";
+import {
+  type BindingLevel,
+  DEFAULT_META_TOOL_OPTIONS,
+  executeToolCode,
+  getToolDocs,
+  listToolFiles,
+  META_TOOL_NAMES,
+  type MetaToolName,
+  type MetaToolOptions,
+  metaToolDefinitions,
+  readToolFile,
+  searchTools,
+} from "../codemode/meta-tools.js";
+import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../interpreter/budget.js";
+import { type ClientConfig, listAllows } from "../upstream/config.js";
+import { UpstreamManager } from "../upstream/manager.js";
+
+export interface GatewaySettings {
+  limits: Limits;
+  bindingLevel: BindingLevel;
+  /** Bytes of a code-mode server's instructions shown in its stub. */
+  instructionsLimit: number;
+  /** Bytes of all direct servers' instructions in the gateway's own initialize. */
+  directInstructionsLimit: number;
+  maxAgentDepth: number;
+  metaTools: ReadonlySet<MetaToolName>;
+}
+
+export const DEFAULT_SETTINGS: GatewaySettings = {
+  limits: { ...DEFAULT_LIMITS },
+  bindingLevel: "server",
+  instructionsLimit: 4096,
+  directInstructionsLimit: 8192,
+  maxAgentDepth: 10,
+  metaTools: new Set(META_TOOL_NAMES),
+};
+
+/** Who is asking: a virtual key's per-client grants, or null for an unrestricted caller. */
+export interface Caller {
+  /** client name -> tools_to_execute-style list. */
+  grants: ReadonlyMap<string, readonly string[]> | null;
+  label: string;
+}
+
+export const UNRESTRICTED: Caller = { grants: null, label: "-" };
+
+export interface GatewayTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ToolOutcome {
+  text: string;
+  isError: boolean;
+}
+
+/** A tool name the caller asked for that does not exist or is not visible to it. */
+export class UnknownToolError extends Error {}
+
+export class Gateway extends EventEmitter {
+  readonly manager = new UpstreamManager();
+  private readonly configs = new Map<string, ClientConfig>();
+  private current: GatewaySettings;
+  readonly codecs: MediaCodecs = defaultCodecs();
+
+  constructor(settings: GatewaySettings = DEFAULT_SETTINGS) {
+    super();
+    this.current = settings;
+    // The set of tools a client sees changes with every catalog change.
+    this.manager.on("catalog", () => this.emit("tools-changed"));
+    this.manager.on("state", () => this.emit("tools-changed"));
+  }
+
+  get settings(): GatewaySettings {
+    return this.current;
+  }
+
+  /** Applies new settings to every execution that starts from now on. */
+  set settings(next: GatewaySettings) {
+    this.current = { ...next, limits: resolveLimits(next.limits) };
+    this.emit("settings", this.current);
+  }
+
+  // ---------------------------------------------------------------- clients
+
+  addClient(config: ClientConfig): void {
+    this.configs.set(config.name, config);
+    this.manager.add(config);
+  }
+
+  async removeClient(name: string): Promise<boolean> {
+    this.configs.delete(name);
+    return this.manager.remove(name);
+  }
+
+  async replaceClient(config: ClientConfig, previousName = config.name): Promise<void> {
+    this.configs.delete(previousName);
+    this.configs.set(config.name, config);
+    await this.manager.replace(config, previousName);
+  }
+
+  clientConfigs(): ClientConfig[] {
+    return [...this.configs.values()];
+  }
+
+  // ---------------------------------------------------------------- visibility
+
+  /** May `caller` use `tool` of `client` (its config's list, then the caller's grant)? */
+  permitted(caller: Caller, client: string, tool: string): boolean {
+    const config = this.configs.get(client);
+    if (!config || !listAllows(config.tools_to_execute, tool)) return false;
+    if (!caller.grants) return true;
+    const grant = caller.grants.get(client);
+    return grant !== undefined && listAllows(grant, tool);
+  }
+
+  /** The code-mode servers and tools the caller may see. */
+  catalogFor(caller: Caller): Catalog {
+    const codeMode = this.manager.list().filter((c) => c.config.is_code_mode_client && c.state === "connected");
+    const catalog = catalogOf(codeMode, (server, tool) => this.permitted(caller, server, tool));
+    return { servers: catalog.servers.filter((s) => s.tools.length > 0) };
+  }
+
+  private metaOptions(): MetaToolOptions {
+    return {
+      ...DEFAULT_META_TOOL_OPTIONS,
+      binding: this.current.bindingLevel,
+      instructionsLimit: this.current.instructionsLimit,
+      enabled: this.current.metaTools,
+    };
+  }
+
+  /** What a caller sees: meta-tools (when a code-mode tool is visible) and direct tools. */
+  listTools(caller: Caller): GatewayTool[] {
+    const tools: GatewayTool[] = [];
+    if (this.catalogFor(caller).servers.length > 0) {
+      for (const d of metaToolDefinitions(this.metaOptions())) tools.push({ name: d.name, description: d.description, inputSchema: d.inputSchema });
+    }
+    for (const c of this.manager.list()) {
+      if (c.config.is_code_mode_client || c.state !== "connected") continue;
+      for (const t of c.tools) {
+        if (!this.permitted(caller, c.name, t.name)) continue;
+        tools.push({ name: `${c.name}-${t.name}`, description: t.description ?? "", inputSchema: t.inputSchema as Record<string, unknown> });
+      }
+    }
+    return tools;
+  }
+
+  /** The instructions of the direct (non-code-mode) servers, for the gateway's own initialize. */
+  directInstructions(): string {
+    const blocks: string[] = [];
+    let used = 0;
+    for (const c of this.manager.list()) {
+      if (c.config.is_code_mode_client || !c.instructions) continue;
+      const text = c.instructions.replace(/<\/?mcp_server[^>]*>/gi, "").trim();
+      const block = `<mcp_server name="${c.name}">\n${text}\n</mcp_server>`;
+      if (used + block.length > this.current.directInstructionsLimit) break;
+      blocks.push(block);
+      used += block.length;
+    }
+    return blocks.join("\n");
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  /** Calls a meta-tool or a direct tool for `caller`. Throws UnknownToolError for what it cannot see. */
+  async callTool(name: string, args: Record<string, unknown>, caller: Caller, signal?: AbortSignal): Promise<ToolOutcome> {
+    if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
+      return this.callMetaTool(name as MetaToolName, args, caller, signal);
+    }
+    const dash = name.indexOf("-");
+    const client = dash > 0 ? name.slice(0, dash) : "";
+    const tool = dash > 0 ? name.slice(dash + 1) : "";
+    const connection = this.manager.get(client);
+    if (!connection || connection.config.is_code_mode_client || !connection.tools.some((t) => t.name === tool)) {
+      throw new UnknownToolError(`unknown tool '${name}'`);
+    }
+    if (!this.permitted(caller, client, tool)) throw new UnknownToolError(`tool '${name}' is not allowed for this caller`);
+    const result = await connection.callTool(tool, args, this.current.limits.tool_execution_timeout * 1000, signal);
+    return { text: toolText(result), isError: result.isError === true };
+  }
+
+  private async callMetaTool(name: MetaToolName, args: Record<string, unknown>, caller: Caller, signal?: AbortSignal): Promise<ToolOutcome> {
+    const catalog = this.catalogFor(caller);
+    const options = this.metaOptions();
+    switch (name) {
+      case "listToolFiles":
+        return { text: listToolFiles(catalog, options), isError: false };
+      case "readToolFile":
+        return { text: readToolFile(catalog, args as { fileName: string; startLine?: number; endLine?: number }, options), isError: false };
+      case "getToolDocs":
+        return { text: getToolDocs(catalog, args as { server: string; tool: string }, options), isError: false };
+      case "searchTools":
+        return { text: searchTools(catalog, args as { query: string; server?: string; limit?: number; detail?: "brief" | "full" }), isError: false };
+      case "executeToolCode": {
+        const { text, result } = await executeToolCode(String(args.code ?? ""), {
+          catalog,
+          connections: this.manager.list(),
+          authorize: (server, tool) => (this.permitted(caller, server, tool) ? null : `tool '${server}.${tool}' is not allowed for this caller`),
+          limits: this.current.limits,
+          codecs: this.codecs,
+          skipValidation: new Set(this.clientConfigs().filter((c) => !c.validate_arguments).map((c) => c.name)),
+          signal,
+        });
+        this.emit("execution", { caller: caller.label, code: String(args.code ?? ""), result });
+        return { text, isError: result.error !== null };
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.manager.closeAll();
+  }
+}
+
+/** A direct tool's result as text for the caller (JSON for structured results). */
+function toolText(result: CallToolResult): string {
+  const texts = (result.content ?? []).filter((c) => c.type === "text").map((c) => (c as { text: string }).text);
+  if (texts.length) return texts.join("\n");
+  if (result.structuredContent) return JSON.stringify(result.structuredContent);
+  return JSON.stringify(result.content ?? []);
+}

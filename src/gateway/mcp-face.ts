@@ -1,0 +1,107 @@
+// The gateway's MCP face: `/mcp` over Streamable HTTP (one SDK server per session, mounted in
+// Fastify) and, for desktop clients that launch it, MCP over stdio. A client sees the meta-tools
+// and the direct tools, the direct servers' instructions in `initialize`, and a
+// `notifications/tools/list_changed` whenever what it can see may have changed.
+import { randomUUID } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type Caller, type Gateway, UNRESTRICTED, UnknownToolError } from "./gateway.js";
+
+const SERVER_INFO = { name: "code-mode-gateway", version: "0.1.0" };
+
+/** One MCP server session bound to the gateway for one caller. */
+function makeServer(gateway: Gateway, caller: Caller): Server {
+  const instructions = gateway.directInstructions();
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true } },
+    ...(instructions ? { instructions } : {}),
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gateway.listTools(caller) as never }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      const outcome = await gateway.callTool(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, caller, extra.signal);
+      return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
+    } catch (e) {
+      if (e instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, e.message);
+      return { content: [{ type: "text", text: e instanceof Error ? e.message : String(e) }], isError: true };
+    }
+  });
+  return server;
+}
+
+/** Tells every session's client that the tool list may have changed (debounced). */
+function notifyOnChange(gateway: Gateway, servers: () => Iterable<Server>): () => void {
+  let timer: NodeJS.Timeout | null = null;
+  const listener = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      for (const s of servers()) void s.sendToolListChanged().catch(() => undefined);
+    }, 100);
+    timer.unref();
+  };
+  gateway.on("tools-changed", listener);
+  return () => {
+    gateway.off("tools-changed", listener);
+    if (timer) clearTimeout(timer);
+  };
+}
+
+/** Mounts `/mcp` (Streamable HTTP, stateful sessions) on a Fastify app. */
+export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (request: FastifyRequest) => Caller = () => UNRESTRICTED): void {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const stop = notifyOnChange(gateway, () => [...sessions.values()].map((s) => s.server));
+  app.addHook("onClose", async () => {
+    stop();
+    await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
+    sessions.clear();
+  });
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = request.headers["mcp-session-id"];
+    const sessionId = Array.isArray(id) ? id[0] : id;
+    let session = sessionId ? sessions.get(sessionId) : undefined;
+    if (!session) {
+      if (request.method !== "POST" || sessionId) {
+        return reply.code(404).send({ jsonrpc: "2.0", error: { code: -32001, message: "unknown or expired MCP session; initialize a new one" }, id: null });
+      }
+      const server = makeServer(gateway, callerOf(request));
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => {
+          sessions.set(sid, { transport, server });
+        },
+        onsessionclosed: (sid) => {
+          sessions.delete(sid);
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      session = { transport, server };
+    }
+    reply.hijack();
+    await session.transport.handleRequest(request.raw, reply.raw, request.body);
+  };
+  app.post("/mcp", handle);
+  app.get("/mcp", handle);
+  app.delete("/mcp", handle);
+}
+
+/** Serves MCP over stdin/stdout for one local client; resolves when the client goes away. */
+export async function serveStdio(gateway: Gateway): Promise<void> {
+  const server = makeServer(gateway, UNRESTRICTED);
+  const stop = notifyOnChange(gateway, () => [server]);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  stop();
+}

@@ -1,0 +1,62 @@
+// config.json: Bifrost's shape and the desktop shape, env.VAR references, limit precedence, and
+// errors that name the path of the bad field.
+import { describe, expect, it } from "vitest";
+import { parseGatewayConfig } from "../../src/gateway/config-file.js";
+import { ConfigError } from "../../src/upstream/config.js";
+
+const stdio = { name: "fs", connection_type: "stdio", stdio_config: { command: "node", args: ["x.js"] }, tools_to_execute: ["*"], is_code_mode_client: true };
+
+function problem(raw: unknown, env: NodeJS.ProcessEnv = {}): string {
+  try {
+    parseGatewayConfig(raw, env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.message;
+    throw e;
+  }
+  return "no problem";
+}
+
+describe("config.json", () => {
+  it("reads clients, settings and the listen address, with defaults", () => {
+    const c = parseGatewayConfig({ mcp: { client_configs: [stdio], tool_manager_config: { tool_execution_timeout: 12, max_agent_depth: 4, code_mode_binding_level: "tool" } } }, {});
+    expect(c.clients.map((x) => x.name)).toEqual(["fs"]);
+    expect(c.settings.limits.tool_execution_timeout).toBe(12);
+    expect(c.settings.limits.max_steps).toBe(1_000_000);
+    expect(c.settings.bindingLevel).toBe("tool");
+    expect(c.settings.maxAgentDepth).toBe(4);
+    expect([c.host, c.port]).toEqual(["127.0.0.1", 8080]);
+  });
+
+  it("lets tool_manager_config.code_mode_limits win over client_config.mcp_code_mode_limits", () => {
+    const c = parseGatewayConfig(
+      { client_config: { mcp_code_mode_limits: { max_steps: 10, max_log_bytes: 2048 } }, mcp: { tool_manager_config: { code_mode_limits: { max_steps: 20 } } } },
+      {},
+    );
+    expect(c.settings.limits.max_steps).toBe(20);
+    expect(c.settings.limits.max_log_bytes).toBe(2048);
+  });
+
+  it("reads env.VAR references, and names a missing one", () => {
+    const c = parseGatewayConfig({ mcp: { client_configs: [{ ...stdio, stdio_config: { command: "node", env: { TOKEN: "env.GH_TOKEN" } } }] } }, { GH_TOKEN: "secret" });
+    expect(c.clients[0]!.stdio_config!.env.TOKEN).toBe("secret");
+    expect(problem({ mcp: { client_configs: [{ ...stdio, headers: { A: "env.NOPE" } }] } })).toBe(
+      "$.mcp.client_configs[0].headers.A: refers to the environment variable NOPE, which is not set",
+    );
+  });
+
+  it("accepts the desktop-client mcpServers shape", () => {
+    const c = parseGatewayConfig({ mcpServers: { memory: { command: "node", args: ["m.js"] } } }, {});
+    expect(c.clients[0]).toMatchObject({ name: "memory", connection_type: "stdio", is_code_mode_client: true });
+  });
+
+  it.each([
+    [{ mcp: { tool_manager_config: { code_mode_limits: { max_steps: -1 } } } }, "mcp.tool_manager_config.code_mode_limits: max_steps must not be negative (got -1)"],
+    [{ mcp: { tool_manager_config: { code_mode_binding_level: "file" } } }, 'mcp.tool_manager_config.code_mode_binding_level: must be "server" or "tool", not "file"'],
+    [{ mcp: { tool_manager_config: { max_agent_depth: 0 } } }, "mcp.tool_manager_config.max_agent_depth: must be a positive integer"],
+    [{ server: { port: 70000 } }, "server.port: must be a port number (0-65535)"],
+    [{ mcp: { client_configs: [{ ...stdio, name: "my-fs" }] } }, "mcp.client_configs[0].name: 'my-fs' is not a valid client name"],
+    [{ mcp: [] }, "mcp: must be an object"],
+  ])("reports %j", (raw, message) => {
+    expect(problem(raw)).toContain(message);
+  });
+});
