@@ -8,6 +8,7 @@ import { EXC, PyException, pyError, ResourceLimitError } from "../../src/interpr
 import { JSON_MODULE } from "../../src/interpreter/modules/json.js";
 import type { Kwargs, NativeContext, NativeFn } from "../../src/interpreter/native.js";
 import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, typeName, type Value } from "../../src/interpreter/values.js";
+import { floatHex, fromHex } from "./float-hex.js";
 import { testContext } from "./native-context.js";
 
 // ------------------------------------------------------------------ a tagged encoding both sides read
@@ -28,35 +29,6 @@ type Tagged =
   | { fn: string }
   | { e: [string, string] };
 
-const view = new DataView(new ArrayBuffer(8));
-
-function floatHex(x: number): string {
-  if (Number.isNaN(x)) return "nan";
-  if (x === Infinity) return "inf";
-  if (x === -Infinity) return "-inf";
-  view.setFloat64(0, x);
-  const bits = view.getBigUint64(0);
-  const sign = bits >> 63n ? "-" : "";
-  const exponent = Number((bits >> 52n) & 0x7ffn);
-  const fraction = (bits & 0xfffffffffffffn).toString(16).padStart(13, "0");
-  if (exponent === 0) return (bits & 0x7fffffffffffffffn) === 0n ? `${sign}0x0.0p+0` : `${sign}0x0.${fraction}p-1022`;
-  const e = exponent - 1023;
-  return `${sign}0x1.${fraction}p${e < 0 ? "-" : "+"}${Math.abs(e)}`;
-}
-
-function fromHex(h: string): number {
-  if (h === "nan") return NaN;
-  if (h === "inf" || h === "-inf") return h === "inf" ? Infinity : -Infinity;
-  const m = /^(-?)0x([01])\.([0-9a-f]+)p([+-]\d+)$/.exec(h)!;
-  let value = Number(BigInt(`0x${m[2]}${m[3]}`));
-  let e = Number(m[4]) - 4 * m[3]!.length;
-  while (e !== 0) {
-    const step = Math.max(-1000, Math.min(1000, e));
-    value *= 2 ** step;
-    e -= step;
-  }
-  return m[1] ? -value : value;
-}
 
 const int = (n: number | bigint): Tagged => ({ i: String(n) });
 const flt = (x: number): Tagged => ({ f: floatHex(x) });
