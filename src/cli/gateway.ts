@@ -1,24 +1,27 @@
 #!/usr/bin/env node
 // code-mode-gateway: the server. One process serves the MCP endpoint /mcp and the HTTP API, or,
 // with --stdio, MCP over stdin/stdout for a desktop client that launches it (logs go to stderr).
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { buildServer } from "../api/server.js";
 import { loadGatewayConfig } from "../gateway/config-file.js";
-import { Gateway } from "../gateway/gateway.js";
+import { Gateway, type GatewaySettings } from "../gateway/gateway.js";
+import { Store, type StoredSettings } from "../gateway/store.js";
 import { mountMcp, serveStdio } from "../gateway/mcp-face.js";
-import { ConfigError } from "../upstream/config.js";
+import { type ClientConfig, ConfigError } from "../upstream/config.js";
 
-const USAGE = "usage: code-mode-gateway [--config config.json] [--host 127.0.0.1] [--port 8080] [--stdio]";
+const USAGE = "usage: code-mode-gateway [--config config.json] [--data ./data] [--host 127.0.0.1] [--port 8080] [--stdio]";
 
 interface Options {
   config: string;
+  /** Folder of the state database (gateway.db). */
+  data: string;
   host?: string;
   port?: number;
   stdio: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { config: "config.json", stdio: false };
+  const options: Options = { config: "config.json", data: "data", stdio: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -27,6 +30,7 @@ function parseArgs(argv: string[]): Options {
       return v;
     };
     if (arg === "--config") options.config = value();
+    else if (arg === "--data") options.data = value();
     else if (arg === "--host") options.host = value();
     else if (arg === "--port") {
       const port = Number(value());
@@ -37,6 +41,16 @@ function parseArgs(argv: string[]): Options {
     else throw new Error(`unknown argument ${arg}`);
   }
   return options;
+}
+
+function storedSettings(s: GatewaySettings): StoredSettings {
+  return {
+    limits: s.limits,
+    bindingLevel: s.bindingLevel,
+    instructionsLimit: s.instructionsLimit,
+    directInstructionsLimit: s.directInstructionsLimit,
+    maxAgentDepth: s.maxAgentDepth,
+  };
 }
 
 const log = (message: string) => process.stderr.write(`code-mode-gateway: ${message}\n`);
@@ -60,13 +74,25 @@ async function main(): Promise<number> {
     }
     throw e;
   }
-  const gateway = new Gateway(config.settings);
+  // State changed through the API lives in the database; config.json only seeds an empty one.
+  const store = new Store(join(resolve(options.data), "gateway.db"));
+  if (store.isEmpty()) {
+    for (const client of config.clients) store.putClient(client);
+    store.putSettings(storedSettings(config.settings));
+  }
+  const saved = store.getSettings();
+  const settings: GatewaySettings = saved ? { ...config.settings, ...saved } : config.settings;
+  const gateway = new Gateway(settings);
+  // Every change is committed before the API answers (the events are synchronous).
+  gateway.on("settings", (s: GatewaySettings) => store.putSettings(storedSettings(s)));
+  gateway.on("client-saved", (c: ClientConfig) => store.putClient(c));
+  gateway.on("client-deleted", (name: string) => store.deleteClient(name));
   gateway.manager.on("state", (name: string, state: string) => {
     const c = gateway.manager.get(name);
     log(`server ${name}: ${state}${state === "reconnecting" && c?.lastError ? ` (${c.lastError})` : ""}`);
   });
   // Servers connect in the background: a slow or dead one never delays startup.
-  for (const client of config.clients) gateway.addClient(client);
+  for (const client of store.listClients()) gateway.addClient(client);
 
   let stopping = false;
   const shutdown = async (close: () => Promise<void>) => {
@@ -75,6 +101,7 @@ async function main(): Promise<number> {
     log("shutting down");
     await close().catch(() => undefined);
     await gateway.close();
+    store.close();
   };
 
   if (options.stdio) {

@@ -91,19 +91,26 @@ export class Gateway extends EventEmitter {
 
   // ---------------------------------------------------------------- clients
 
+  // Each change is announced synchronously ("client-saved", "client-deleted") before anything is
+  // awaited, so a store listening to the events has committed it before the caller answers.
+
   addClient(config: ClientConfig): void {
     this.configs.set(config.name, config);
+    this.emit("client-saved", config);
     this.manager.add(config);
   }
 
   async removeClient(name: string): Promise<boolean> {
-    this.configs.delete(name);
-    return this.manager.remove(name);
+    const existed = this.configs.delete(name);
+    if (existed) this.emit("client-deleted", name);
+    return (await this.manager.remove(name)) || existed;
   }
 
   async replaceClient(config: ClientConfig, previousName = config.name): Promise<void> {
     this.configs.delete(previousName);
     this.configs.set(config.name, config);
+    if (previousName !== config.name) this.emit("client-deleted", previousName);
+    this.emit("client-saved", config);
     await this.manager.replace(config, previousName);
   }
 

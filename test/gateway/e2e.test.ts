@@ -16,8 +16,8 @@ const GATEWAY = join(ROOT, "dist/src/cli/gateway.js");
 const EDGE = join(ROOT, "dist/test/fixtures/edge-server.js");
 const MEMORY = join(ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
 
-async function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [GATEWAY, ...args, "--port", "0"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+async function start(args: string[], data = mkdtempSync(join(tmpdir(), "cmg-data-"))): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [GATEWAY, ...args, "--data", data, "--port", "0"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${seen}`)), 20_000);
@@ -132,7 +132,9 @@ describe("MCP over stdio", () => {
     const config = join(dir, "config.json");
     writeFileSync(config, JSON.stringify({ mcp: { client_configs: [{ name: "edge", connection_type: "stdio", stdio_config: { command: process.execPath, args: [EDGE] }, tools_to_execute: ["*"], is_code_mode_client: true }] } }));
     const client = new Client({ name: "desktop", version: "1" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [GATEWAY, "--config", config, "--stdio"], cwd: ROOT, stderr: "ignore" }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [GATEWAY, "--config", config, "--data", dir, "--stdio"], cwd: ROOT, stderr: "ignore" }),
+    );
     try {
       let tools: string[] = [];
       for (let i = 0; i < 100 && !tools.includes("executeToolCode"); i++) {
@@ -146,6 +148,31 @@ describe("MCP over stdio", () => {
       await client.close();
     }
   }, 30_000);
+});
+
+describe("durable state", () => {
+  it("keeps API changes across a restart; config.json only seeds an empty database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cmg-restart-"));
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify({ mcp: { client_configs: [] } }));
+    const data = join(dir, "data");
+    let gateway = await start(["--config", config], data);
+    const put = await fetch(`${gateway.url}/api/config`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_config: { mcp_code_mode_limits: { max_steps: 1234 } } }),
+    });
+    expect(put.status).toBe(200);
+    gateway.child.kill("SIGKILL");
+    await new Promise((r) => gateway.child.once("exit", r));
+    gateway = await start(["--config", config], data);
+    try {
+      const current = (await (await fetch(`${gateway.url}/api/config`)).json()) as { client_config: { mcp_code_mode_limits: { max_steps: number } } };
+      expect(current.client_config.mcp_code_mode_limits.max_steps).toBe(1234);
+    } finally {
+      expect(await stop(gateway.child)).toBe(0);
+    }
+  }, 40_000);
 });
 
 describe("the repository's default config.json", () => {

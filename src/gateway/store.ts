@@ -1,0 +1,477 @@
+// The gateway's durable state (SPEC §6): upstream clients, settings, virtual keys and execution
+// logs, in one SQLite file. Every write is one transaction committed (WAL, synchronous = FULL)
+// before the method returns, so an acknowledged change survives a crash of the process or the
+// machine, and a crash mid-write leaves the previous state. Rows are validated when read back: a
+// corrupt row is an error that names it, never a silently missing client or key.
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { type Limits, resolveLimits } from "../interpreter/budget.js";
+import { type ClientConfig, parseClientConfig } from "../upstream/config.js";
+
+/** The settings that outlive a restart (GatewaySettings without what only config.json sets). */
+export interface StoredSettings {
+  limits: Limits;
+  bindingLevel: "server" | "tool";
+  instructionsLimit: number;
+  directInstructionsLimit: number;
+  maxAgentDepth: number;
+}
+
+/** A virtual key (Bifrost's shape): the per-client tool lists its holder may use. */
+export interface VirtualKey {
+  id: string;
+  name: string;
+  value: string;
+  is_active: boolean;
+  mcp_configs: { client_name: string; tools_to_execute: string[] }[];
+}
+
+/** One execution, as `GET /api/logs` shows it. */
+export interface LogEntry {
+  /** ISO 8601; stored normalized to UTC (`toISOString`) so that times sort as text. */
+  time: string;
+  key: string;
+  tool: string;
+  code_bytes: number;
+  duration_seconds: number;
+  tool_calls: { server: string; tool: string; ok: boolean; duration_seconds: number }[];
+  outcome: "ok" | "error";
+  error: string | null;
+}
+
+export interface LogQuery {
+  /** Page size: 50 by default, capped at 500. */
+  limit?: number;
+  offset?: number;
+  tool?: string;
+  key?: string;
+  outcome?: "ok" | "error";
+  /** ISO time: only entries at or after it. */
+  since?: string;
+}
+
+export interface LogPage {
+  /** Newest first. */
+  entries: LogEntry[];
+  /** How many entries match the filters, across all pages. */
+  total: number;
+}
+
+export interface StoreOptions {
+  /** Log rows kept; older ones are trimmed as new ones are appended. */
+  maxLogRows?: number;
+}
+
+export const DEFAULT_MAX_LOG_ROWS = 10_000;
+export const DEFAULT_LOG_PAGE = 50;
+export const MAX_LOG_PAGE = 500;
+
+/** A problem with the database file or one of its rows; `location` names the file and the row. */
+export class StoreError extends Error {
+  constructor(
+    readonly location: string,
+    message: string,
+  ) {
+    super(`${location}: ${message}`);
+    this.name = "StoreError";
+  }
+}
+
+// better-sqlite3 ships no type declarations; this is the part of its API the store uses.
+interface Statement {
+  run(...params: unknown[]): { changes: number };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+interface TransactionFunction<R> {
+  (): R;
+  immediate(): R;
+}
+interface Connection {
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  pragma(sql: string, options?: { simple?: boolean }): unknown;
+  transaction<R>(fn: () => R): TransactionFunction<R>;
+  close(): void;
+}
+const Database = createRequire(import.meta.url)("better-sqlite3") as new (path: string) => Connection;
+
+/**
+ * Schema migrations: entry i takes the database from version i to i + 1. Append, never edit: a
+ * file written by an older gateway runs only the migrations it has not seen.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: clients, settings, virtual keys, execution logs. `position` keeps insertion order across
+  // replacements; logs are ordered by (time, id) and the index serves both paging and trimming.
+  `CREATE TABLE clients (name TEXT PRIMARY KEY, position INTEGER NOT NULL, config TEXT NOT NULL);
+   CREATE TABLE settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL);
+   CREATE TABLE virtual_keys (id TEXT PRIMARY KEY, position INTEGER NOT NULL, value TEXT NOT NULL UNIQUE, data TEXT NOT NULL);
+   CREATE TABLE logs (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     time TEXT NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, outcome TEXT NOT NULL,
+     entry TEXT NOT NULL
+   );
+   CREATE INDEX logs_by_time ON logs (time);`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const nonNegativeInt = z.number().int().nonnegative();
+
+const SettingsSchema = z.object({
+  limits: z.record(z.string(), z.unknown()),
+  bindingLevel: z.enum(["server", "tool"]),
+  instructionsLimit: nonNegativeInt,
+  directInstructionsLimit: nonNegativeInt,
+  maxAgentDepth: nonNegativeInt,
+});
+
+const VirtualKeySchema = z.object({
+  id: z.string().min(1, "must not be empty"),
+  name: z.string(),
+  value: z.string().min(1, "must not be empty"),
+  is_active: z.boolean(),
+  mcp_configs: z.array(z.object({ client_name: z.string().min(1, "must not be empty"), tools_to_execute: z.array(z.string()) })),
+});
+
+const LogEntrySchema = z.object({
+  time: z.string().refine((t) => Number.isFinite(Date.parse(t)), "must be an ISO time"),
+  key: z.string(),
+  tool: z.string(),
+  code_bytes: nonNegativeInt,
+  duration_seconds: z.number().nonnegative(),
+  tool_calls: z.array(z.object({ server: z.string(), tool: z.string(), ok: z.boolean(), duration_seconds: z.number().nonnegative() })),
+  outcome: z.enum(["ok", "error"]),
+  error: z.string().nullable(),
+});
+
+/** Parses with a zod schema; the first problem becomes one message naming its field. */
+function check<T>(schema: z.ZodType<T>, raw: unknown, at: string): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  let path = at;
+  for (const p of issue.path) path += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
+  throw new Error(`${path}: ${issue.message}`);
+}
+
+function settingsOf(raw: unknown): StoredSettings {
+  const s = check(SettingsSchema, raw, "settings");
+  let limits: Limits;
+  try {
+    limits = resolveLimits(s.limits);
+  } catch (e) {
+    throw new Error(`settings.limits: ${(e as Error).message}`);
+  }
+  // Only the stored fields: a whole GatewaySettings may be passed in.
+  return {
+    limits,
+    bindingLevel: s.bindingLevel,
+    instructionsLimit: s.instructionsLimit,
+    directInstructionsLimit: s.directInstructionsLimit,
+    maxAgentDepth: s.maxAgentDepth,
+  };
+}
+
+function logEntryOf(raw: unknown): LogEntry {
+  const e = check(LogEntrySchema, raw, "entry");
+  return { ...e, time: new Date(e.time).toISOString() };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new Error(`not valid JSON (${(e as Error).message})`);
+  }
+}
+
+const NOT_A_FILE = new Set([":memory:", ""]);
+
+export class Store {
+  private readonly db: Connection;
+  private readonly maxLogRows: number;
+  private readonly sql: Record<
+    | "listClients" | "clashingClient" | "insertClient" | "updateClient" | "deleteClient"
+    | "getSettings" | "putSettings"
+    | "listKeys" | "getKeyByValue" | "insertKey" | "updateKey" | "deleteKey"
+    | "appendLog" | "newestDropped" | "trimLogs" | "isEmpty",
+    Statement
+  >;
+
+  /** Opens (or creates, with its directory) the database at `path`; `":memory:"` for tests. */
+  constructor(
+    readonly path: string,
+    options: StoreOptions = {},
+  ) {
+    const maxLogRows = options.maxLogRows ?? DEFAULT_MAX_LOG_ROWS;
+    if (!Number.isInteger(maxLogRows) || maxLogRows < 1) throw new StoreError(path, `maxLogRows must be a positive integer (got ${maxLogRows})`);
+    this.maxLogRows = maxLogRows;
+
+    const isFile = !NOT_A_FILE.has(path);
+    let db: Connection;
+    try {
+      if (isFile) mkdirSync(dirname(path), { recursive: true });
+      const created = isFile && !existsSync(path);
+      db = new Database(path);
+      // Key values, headers and env may hold secrets: a new file is readable by its owner only.
+      if (created) chmodSync(path, 0o600);
+    } catch (e) {
+      throw new StoreError(path, `cannot open the database: ${(e as Error).message}`);
+    }
+    try {
+      db.pragma("journal_mode = WAL");
+      // FULL: the WAL is synced at every commit, so a returned write is on disk.
+      db.pragma("synchronous = FULL");
+      migrate(db, path);
+    } catch (e) {
+      db.close();
+      if (e instanceof StoreError) throw e;
+      throw new StoreError(path, `cannot open the database: ${(e as Error).message}`);
+    }
+    this.db = db;
+    this.sql = {
+      listClients: db.prepare("SELECT name, config FROM clients ORDER BY position"),
+      // Another client whose name differs only in case: config.json refuses those too.
+      clashingClient: db.prepare("SELECT name FROM clients WHERE name = ? COLLATE NOCASE AND name <> ?"),
+      insertClient: db.prepare("INSERT INTO clients (name, position, config) VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM clients), ?)"),
+      updateClient: db.prepare("UPDATE clients SET name = ?, config = ? WHERE name = ?"),
+      deleteClient: db.prepare("DELETE FROM clients WHERE name = ?"),
+      getSettings: db.prepare("SELECT value FROM settings WHERE id = 1"),
+      putSettings: db.prepare("INSERT INTO settings (id, value) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value"),
+      listKeys: db.prepare("SELECT id, value, data FROM virtual_keys ORDER BY position"),
+      getKeyByValue: db.prepare("SELECT id, value, data FROM virtual_keys WHERE value = ?"),
+      insertKey: db.prepare("INSERT INTO virtual_keys (id, position, value, data) VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM virtual_keys), ?, ?)"),
+      updateKey: db.prepare("UPDATE virtual_keys SET value = ?, data = ? WHERE id = ?"),
+      deleteKey: db.prepare("DELETE FROM virtual_keys WHERE id = ?"),
+      appendLog: db.prepare("INSERT INTO logs (time, key, tool, outcome, entry) VALUES (?, ?, ?, ?, ?)"),
+      // The newest row past the limit: it and everything older go.
+      newestDropped: db.prepare("SELECT time, id FROM logs ORDER BY time DESC, id DESC LIMIT 1 OFFSET ?"),
+      trimLogs: db.prepare("DELETE FROM logs WHERE (time, id) <= (?, ?)"),
+      isEmpty: db.prepare(
+        "SELECT NOT (EXISTS (SELECT 1 FROM clients) OR EXISTS (SELECT 1 FROM settings) OR EXISTS (SELECT 1 FROM virtual_keys)) AS empty",
+      ),
+    };
+  }
+
+  // --- clients ---
+
+  /** Every client, in the order they were first added. */
+  listClients(): ClientConfig[] {
+    const rows = this.sql.listClients.all() as { name: string; config: string }[];
+    return rows.map((row) => this.readRow(`clients row '${row.name}'`, () => {
+      const config = parseClientConfig(parseJson(row.config), "config");
+      if (config.name !== row.name) throw new Error(`config.name is '${config.name}' but the row is keyed '${row.name}'`);
+      return config;
+    }));
+  }
+
+  /**
+   * Adds a client, or replaces the one with the same name in place. With `previousName`, replaces
+   * that client instead (a rename, in one transaction). A name that another client has, even
+   * in different case, is refused.
+   */
+  putClient(config: ClientConfig, previousName?: string): void {
+    const valid = parseClientConfig(config, "client");
+    const json = JSON.stringify(valid);
+    this.write(() => {
+      const target = previousName ?? valid.name;
+      const clash = this.sql.clashingClient.get(valid.name, target) as { name: string } | undefined;
+      if (clash) {
+        const what = target === valid.name ? `cannot add '${valid.name}'` : `cannot rename '${target}' to '${valid.name}'`;
+        throw new StoreError(`clients row '${clash.name}'`, `${what}: client '${clash.name}' already has that name`);
+      }
+      if (this.sql.updateClient.run(valid.name, json, target).changes === 0) {
+        if (previousName !== undefined && previousName !== valid.name) {
+          throw new StoreError(`clients row '${previousName}'`, "no such client to replace");
+        }
+        this.sql.insertClient.run(valid.name, json);
+      }
+    });
+  }
+
+  /** Removes a client; false when there was none by that name. */
+  deleteClient(name: string): boolean {
+    return this.write(() => this.sql.deleteClient.run(name).changes > 0);
+  }
+
+  // --- settings ---
+
+  /** The stored settings, or null before the first putSettings. */
+  getSettings(): StoredSettings | null {
+    const row = this.sql.getSettings.get() as { value: string } | undefined;
+    if (!row) return null;
+    return this.readRow("settings row", () => settingsOf(parseJson(row.value)));
+  }
+
+  /** Replaces the settings. Limits are stored resolved (defaults filled in), as they will be read. */
+  putSettings(settings: StoredSettings): void {
+    let valid: StoredSettings;
+    try {
+      valid = settingsOf(settings);
+    } catch (e) {
+      throw new StoreError("settings", (e as Error).message);
+    }
+    const json = JSON.stringify(valid);
+    this.write(() => this.sql.putSettings.run(json));
+  }
+
+  // --- virtual keys ---
+
+  /** Every virtual key, in the order they were first added. */
+  listKeys(): VirtualKey[] {
+    const rows = this.sql.listKeys.all() as KeyRow[];
+    return rows.map((row) => this.keyOf(row));
+  }
+
+  /** The key whose secret value is `value` (active or not), or null. */
+  getKeyByValue(value: string): VirtualKey | null {
+    const row = this.sql.getKeyByValue.get(value) as KeyRow | undefined;
+    return row ? this.keyOf(row) : null;
+  }
+
+  /** Adds a key, or replaces the one with the same id in place. Values are unique across keys. */
+  putKey(key: VirtualKey): void {
+    let valid: VirtualKey;
+    try {
+      valid = check(VirtualKeySchema, key, "key");
+    } catch (e) {
+      throw new StoreError(`virtual key '${String(key?.id)}'`, (e as Error).message);
+    }
+    const json = JSON.stringify(valid);
+    this.write(() => {
+      const holder = this.sql.getKeyByValue.get(valid.value) as KeyRow | undefined;
+      if (holder && holder.id !== valid.id) {
+        throw new StoreError(`virtual key '${valid.id}'`, `its value is already the value of key '${holder.id}'; every key needs its own value`);
+      }
+      if (this.sql.updateKey.run(valid.value, json, valid.id).changes === 0) this.sql.insertKey.run(valid.id, valid.value, json);
+    });
+  }
+
+  /** Removes a key; false when there was none with that id. */
+  deleteKey(id: string): boolean {
+    return this.write(() => this.sql.deleteKey.run(id).changes > 0);
+  }
+
+  // --- logs ---
+
+  /** Records one execution, trimming the oldest entries beyond the row limit in the same transaction. */
+  appendLog(entry: LogEntry): void {
+    let valid: LogEntry;
+    try {
+      valid = logEntryOf(entry);
+    } catch (e) {
+      throw new StoreError("log entry", (e as Error).message);
+    }
+    this.write(() => {
+      this.sql.appendLog.run(valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid));
+      const dropped = this.sql.newestDropped.get(this.maxLogRows) as { time: string; id: number } | undefined;
+      if (dropped) this.sql.trimLogs.run(dropped.time, dropped.id);
+    });
+  }
+
+  /** One page of log entries matching every given filter, newest first, and how many match in all. */
+  queryLogs(query: LogQuery = {}): LogPage {
+    const limit = Math.min(query.limit ?? DEFAULT_LOG_PAGE, MAX_LOG_PAGE);
+    const offset = query.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 1) throw new StoreError("log query", `limit must be a positive integer (got ${query.limit})`);
+    if (!Number.isInteger(offset) || offset < 0) throw new StoreError("log query", `offset must be a non-negative integer (got ${query.offset})`);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.tool !== undefined) {
+      where.push("tool = ?");
+      params.push(query.tool);
+    }
+    if (query.key !== undefined) {
+      where.push("key = ?");
+      params.push(query.key);
+    }
+    if (query.outcome !== undefined) {
+      if (query.outcome !== "ok" && query.outcome !== "error") {
+        throw new StoreError("log query", `outcome must be 'ok' or 'error' (got '${String(query.outcome)}')`);
+      }
+      where.push("outcome = ?");
+      params.push(query.outcome);
+    }
+    if (query.since !== undefined) {
+      const since = Date.parse(query.since);
+      if (!Number.isFinite(since)) throw new StoreError("log query", `since must be an ISO time (got '${query.since}')`);
+      where.push("time >= ?");
+      params.push(new Date(since).toISOString());
+    }
+    const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    // One read transaction: the page and the total come from the same snapshot.
+    return this.db.transaction(() => {
+      const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM logs ${clause}`).get(...params) as { total: number };
+      const rows = this.db
+        .prepare(`SELECT id, entry FROM logs ${clause} ORDER BY time DESC, id DESC LIMIT ? OFFSET ?`)
+        .all(...params, limit, offset) as { id: number; entry: string }[];
+      const entries = rows.map((row) => this.readRow(`logs row ${row.id}`, () => logEntryOf(parseJson(row.entry))));
+      return { entries, total };
+    })();
+  }
+
+  // --- the whole store ---
+
+  /** True when there are no clients, no settings and no keys: the first start, to seed from config.json. */
+  isEmpty(): boolean {
+    return (this.sql.isEmpty.get() as { empty: number }).empty === 1;
+  }
+
+  /** Problems `PRAGMA integrity_check` finds; empty when the file is sound. */
+  checkIntegrity(): string[] {
+    const rows = this.db.pragma("integrity_check") as { integrity_check: string }[];
+    const problems = rows.map((r) => r.integrity_check);
+    return problems.length === 1 && problems[0] === "ok" ? [] : problems;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Runs `fn` as one write transaction, taking the write lock up front so it cannot deadlock midway. */
+  private write<R>(fn: () => R): R {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** Reads one row, turning any problem with it into a StoreError that names the file and the row. */
+  private readRow<R>(row: string, read: () => R): R {
+    try {
+      return read();
+    } catch (e) {
+      throw new StoreError(`${this.path}: ${row}`, `corrupt row (${(e as Error).message}); fix or delete it`);
+    }
+  }
+
+  private keyOf(row: KeyRow): VirtualKey {
+    return this.readRow(`virtual_keys row '${row.id}'`, () => {
+      const key = check(VirtualKeySchema, parseJson(row.data), "key");
+      if (key.id !== row.id) throw new Error(`key.id is '${key.id}' but the row is keyed '${row.id}'`);
+      if (key.value !== row.value) throw new Error("key.value does not match the row's value column");
+      return key;
+    });
+  }
+}
+
+interface KeyRow {
+  id: string;
+  value: string;
+  data: string;
+}
+
+/** Brings the schema up to SCHEMA_VERSION; the steps and the version bump commit together. */
+function migrate(db: Connection, path: string): void {
+  db.transaction(() => {
+    db.exec("CREATE TABLE IF NOT EXISTS schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)");
+    const row = db.prepare("SELECT version FROM schema_version WHERE id = 1").get() as { version: number } | undefined;
+    const current = row?.version ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new StoreError(path, `the database has schema version ${current}, newer than this gateway's ${SCHEMA_VERSION}: upgrade the gateway or use another file`);
+    }
+    if (current === SCHEMA_VERSION) return;
+    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    db.prepare("INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version").run(SCHEMA_VERSION);
+  }).immediate();
+}
