@@ -2,10 +2,13 @@
 // code-mode-gateway: the server. One process serves the MCP endpoint /mcp and the HTTP API, or,
 // with --stdio, MCP over stdin/stdout for a desktop client that launches it (logs go to stderr).
 import { join, resolve } from "node:path";
-import { buildServer } from "../api/server.js";
+import type { FastifyInstance } from "fastify";
+import { buildServer, callerOf } from "../api/server.js";
 import { loadGatewayConfig } from "../gateway/config-file.js";
 import { Gateway, type GatewaySettings } from "../gateway/gateway.js";
-import { Store, type StoredSettings } from "../gateway/store.js";
+import { type ExecutionEntry, ExecLog, type LogChange } from "../gateway/exec-log.js";
+import { type LogEntry, MAX_LOG_PAGE, Store, type StoredSettings } from "../gateway/store.js";
+import { type KeyChange, KeyRing } from "../gateway/virtual-keys.js";
 import { mountMcp, serveStdio } from "../gateway/mcp-face.js";
 import { type ClientConfig, ConfigError } from "../upstream/config.js";
 
@@ -53,6 +56,39 @@ function storedSettings(s: GatewaySettings): StoredSettings {
   };
 }
 
+/**
+ * Closes the HTTP server without waiting on keep-alive clients: a connection that goes idle
+ * after close() began (its cancelled call just answered) is closed at once, and whatever is still
+ * open after a grace period is cut.
+ */
+async function closeServer(app: FastifyInstance, graceMs = 5000): Promise<void> {
+  const closing = app.close();
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  const force = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await closing;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(force);
+  }
+}
+
+/** The newest `capacity` logged executions, oldest first, numbered for the in-memory log. */
+function loadLog(store: Store, capacity: number): ExecutionEntry[] {
+  const newestFirst: LogEntry[] = [];
+  while (newestFirst.length < capacity) {
+    const { entries } = store.queryLogs({ limit: Math.min(MAX_LOG_PAGE, capacity - newestFirst.length), offset: newestFirst.length });
+    newestFirst.push(...entries);
+    if (entries.length === 0) break;
+  }
+  return newestFirst.reverse().map((e, i) => ({
+    ...e,
+    id: i + 1,
+    tool_calls: e.tool_calls.map((c) => ({ ...c, error: c.error ?? null })),
+    error: typeof e.error === "string" ? { type: "Error", message: e.error, line: null } : e.error,
+  }));
+}
+
 const log = (message: string) => process.stderr.write(`code-mode-gateway: ${message}\n`);
 
 async function main(): Promise<number> {
@@ -78,6 +114,7 @@ async function main(): Promise<number> {
   const store = new Store(join(resolve(options.data), "gateway.db"));
   if (store.isEmpty()) {
     for (const client of config.clients) store.putClient(client);
+    for (const key of config.keys) store.putKey(key);
     store.putSettings(storedSettings(config.settings));
   }
   const saved = store.getSettings();
@@ -91,6 +128,23 @@ async function main(): Promise<number> {
     const c = gateway.manager.get(name);
     log(`server ${name}: ${state}${state === "reconnecting" && c?.lastError ? ` (${c.lastError})` : ""}`);
   });
+  const keys = new KeyRing(store.listKeys());
+  keys.on("change", (change: KeyChange) => {
+    if (change.type === "put") store.putKey(change.key);
+    else store.deleteKey(change.key.id);
+  });
+  const execLog = new ExecLog();
+  execLog.load(loadLog(store, execLog.capacity));
+  execLog.on("change", (change: LogChange) => {
+    // The store trims its own history (it keeps more than the in-memory page); a failed log
+    // write must not fail the execution that was logged.
+    if (change.type !== "put") return;
+    try {
+      store.appendLog(change.entry);
+    } catch (e) {
+      log(`execution log not saved: ${(e as Error).message}`);
+    }
+  });
   // Servers connect in the background: a slow or dead one never delays startup.
   for (const client of store.listClients()) gateway.addClient(client);
 
@@ -99,6 +153,8 @@ async function main(): Promise<number> {
     if (stopping) return;
     stopping = true;
     log("shutting down");
+    // Running scripts end first (with an error naming the shutdown), so closing never waits on them.
+    gateway.cancelAll();
     await close().catch(() => undefined);
     await gateway.close();
     store.close();
@@ -107,13 +163,14 @@ async function main(): Promise<number> {
   if (options.stdio) {
     process.once("SIGINT", () => void shutdown(async () => undefined).then(() => process.exit(0)));
     process.once("SIGTERM", () => void shutdown(async () => undefined).then(() => process.exit(0)));
+    execLog.attach(gateway);
     await serveStdio(gateway);
     await shutdown(async () => undefined);
     return 0;
   }
 
-  const app = buildServer(gateway);
-  mountMcp(app, gateway);
+  const app = buildServer(gateway, { keys, requireKey: config.requireKey, adminToken: config.adminToken, log: execLog });
+  mountMcp(app, gateway, callerOf);
   const host = options.host ?? config.host;
   const port = options.port ?? config.port;
   await app.listen({ host, port });
@@ -121,7 +178,7 @@ async function main(): Promise<number> {
   const bound = typeof address === "object" && address ? address.port : port;
   log(`listening on http://${host}:${bound} (MCP at /mcp, API at /api, health at /health)`);
   await new Promise<void>((resolveStop) => {
-    const stop = () => void shutdown(() => app.close()).then(resolveStop);
+    const stop = () => void shutdown(() => closeServer(app)).then(resolveStop);
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });

@@ -6,12 +6,19 @@ import { readFileSync } from "node:fs";
 import { resolveLimits } from "../interpreter/budget.js";
 import { type ClientConfig, clientConfigsOf, ConfigError } from "../upstream/config.js";
 import { DEFAULT_SETTINGS, type GatewaySettings } from "./gateway.js";
+import { parseVirtualKeys, type VirtualKey } from "./virtual-keys.js";
 
 export interface GatewayConfig {
   settings: GatewaySettings;
   clients: ClientConfig[];
   host: string;
   port: number;
+  /** `governance.virtual_keys`: seeds the key store on first start. */
+  keys: VirtualKey[];
+  /** `governance.require_virtual_key` (or Bifrost's `client_config.enforce_governance_header`). */
+  requireKey: boolean;
+  /** `server.admin_token`: when set, every `/api/*` request must present it. */
+  adminToken?: string;
 }
 
 /** Replaces every `"env.NAME"` string by that environment variable (a missing one is an error). */
@@ -44,6 +51,7 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
   const manager = object(mcp.tool_manager_config, "mcp.tool_manager_config");
   const clientConfig = object(root.client_config, "client_config");
   const server = object(root.server, "server");
+  const governance = object(root.governance, "governance");
 
   // client_config.mcp_code_mode_limits, then tool_manager_config.code_mode_limits on top (it wins).
   const limitsInput = {
@@ -68,11 +76,23 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
   const port = server.port ?? 8080;
   if (typeof host !== "string") throw new ConfigError("server.host", "must be a string");
   if (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535) throw new ConfigError("server.port", "must be a port number (0-65535)");
+  const adminToken = server.admin_token;
+  if (adminToken !== undefined && (typeof adminToken !== "string" || adminToken.length === 0)) {
+    throw new ConfigError("server.admin_token", "must be a non-empty string");
+  }
+  const requireKey = governance.require_virtual_key ?? clientConfig.enforce_governance_header ?? false;
+  if (typeof requireKey !== "boolean") {
+    const at = governance.require_virtual_key !== undefined ? "governance.require_virtual_key" : "client_config.enforce_governance_header";
+    throw new ConfigError(at, "must be true or false");
+  }
   return {
     settings: { ...DEFAULT_SETTINGS, limits, bindingLevel: binding, maxAgentDepth: depth as number },
     clients: clientConfigsOf({ mcp: { client_configs: mcp.client_configs ?? [] }, mcpServers: root.mcpServers }),
     host,
     port: port as number,
+    keys: parseVirtualKeys(governance.virtual_keys),
+    requireKey,
+    ...(adminToken !== undefined ? { adminToken: adminToken as string } : {}),
   };
 }
 

@@ -70,6 +70,8 @@ export class Gateway extends EventEmitter {
   private readonly configs = new Map<string, ClientConfig>();
   private current: GatewaySettings;
   readonly codecs: MediaCodecs = defaultCodecs();
+  /** Aborted by close(): every call still running is cancelled, so shutdown never waits on a script. */
+  private readonly stopping = new AbortController();
 
   constructor(settings: GatewaySettings = DEFAULT_SETTINGS) {
     super();
@@ -179,7 +181,9 @@ export class Gateway extends EventEmitter {
   // ---------------------------------------------------------------- calls
 
   /** Calls a meta-tool or a direct tool for `caller`. Throws UnknownToolError for what it cannot see. */
-  async callTool(name: string, args: Record<string, unknown>, caller: Caller, signal?: AbortSignal): Promise<ToolOutcome> {
+  async callTool(name: string, args: Record<string, unknown>, caller: Caller, requestSignal?: AbortSignal): Promise<ToolOutcome> {
+    if (this.stopping.signal.aborted) throw new Error("the gateway is shutting down");
+    const signal = requestSignal ? AbortSignal.any([requestSignal, this.stopping.signal]) : this.stopping.signal;
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
       return this.callMetaTool(name as MetaToolName, args, caller, signal);
     }
@@ -190,7 +194,8 @@ export class Gateway extends EventEmitter {
     if (!connection || connection.config.is_code_mode_client || !connection.tools.some((t) => t.name === tool)) {
       throw new UnknownToolError(`unknown tool '${name}'`);
     }
-    if (!this.permitted(caller, client, tool)) throw new UnknownToolError(`tool '${name}' is not allowed for this caller`);
+    // An ungranted tool reads exactly like a missing one: a key learns nothing about what it cannot use.
+    if (!this.permitted(caller, client, tool)) throw new UnknownToolError(`unknown tool '${name}'`);
     const result = await connection.callTool(tool, args, this.current.limits.tool_execution_timeout * 1000, signal);
     return { text: toolText(result), isError: result.isError === true };
   }
@@ -223,7 +228,13 @@ export class Gateway extends EventEmitter {
     }
   }
 
+  /** Cancels every call in flight (scripts end with an error naming the shutdown) and refuses new ones. */
+  cancelAll(): void {
+    if (!this.stopping.signal.aborted) this.stopping.abort(new Error("the gateway is shutting down"));
+  }
+
   async close(): Promise<void> {
+    this.cancelAll();
     await this.manager.closeAll();
   }
 }

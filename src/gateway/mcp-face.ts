@@ -52,7 +52,10 @@ function notifyOnChange(gateway: Gateway, servers: () => Iterable<Server>): () =
 
 /** Mounts `/mcp` (Streamable HTTP, stateful sessions) on a Fastify app. */
 export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (request: FastifyRequest) => Caller = () => UNRESTRICTED): void {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  // A session belongs to the caller that opened it: a later request on it must present the same
+  // key (or, for a session opened without one, none), else a leaked session id would carry
+  // another key's grants.
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server; owner: string }>();
   const stop = notifyOnChange(gateway, () => [...sessions.values()].map((s) => s.server));
   app.addHook("onClose", async () => {
     stop();
@@ -64,15 +67,20 @@ export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (requ
     const id = request.headers["mcp-session-id"];
     const sessionId = Array.isArray(id) ? id[0] : id;
     let session = sessionId ? sessions.get(sessionId) : undefined;
+    const caller = callerOf(request);
+    if (session && session.owner !== caller.label) {
+      return reply.code(403).send({ jsonrpc: "2.0", error: { code: -32001, message: "this MCP session was opened with a different virtual key" }, id: null });
+    }
     if (!session) {
       if (request.method !== "POST" || sessionId) {
         return reply.code(404).send({ jsonrpc: "2.0", error: { code: -32001, message: "unknown or expired MCP session; initialize a new one" }, id: null });
       }
-      const server = makeServer(gateway, callerOf(request));
+      const server = makeServer(gateway, caller);
+      const owner = caller.label;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => {
-          sessions.set(sid, { transport, server });
+          sessions.set(sid, { transport, server, owner });
         },
         onsessionclosed: (sid) => {
           sessions.delete(sid);
@@ -82,7 +90,7 @@ export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (requ
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await server.connect(transport);
-      session = { transport, server };
+      session = { transport, server, owner };
     }
     reply.hijack();
     await session.transport.handleRequest(request.raw, reply.raw, request.body);

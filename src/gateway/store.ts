@@ -24,6 +24,7 @@ export interface VirtualKey {
   id: string;
   name: string;
   value: string;
+  description?: string;
   is_active: boolean;
   mcp_configs: { client_name: string; tools_to_execute: string[] }[];
 }
@@ -36,9 +37,10 @@ export interface LogEntry {
   tool: string;
   code_bytes: number;
   duration_seconds: number;
-  tool_calls: { server: string; tool: string; ok: boolean; duration_seconds: number }[];
+  tool_calls: { server: string; tool: string; ok: boolean; error?: string | null; duration_seconds: number }[];
   outcome: "ok" | "error";
-  error: string | null;
+  /** The script's error: a message, or the structured form the execution log records. */
+  error: string | { type: string; message: string; line: number | null } | null;
 }
 
 export interface LogQuery {
@@ -132,6 +134,7 @@ const VirtualKeySchema = z.object({
   id: z.string().min(1, "must not be empty"),
   name: z.string(),
   value: z.string().min(1, "must not be empty"),
+  description: z.string().optional(),
   is_active: z.boolean(),
   mcp_configs: z.array(z.object({ client_name: z.string().min(1, "must not be empty"), tools_to_execute: z.array(z.string()) })),
 });
@@ -142,9 +145,11 @@ const LogEntrySchema = z.object({
   tool: z.string(),
   code_bytes: nonNegativeInt,
   duration_seconds: z.number().nonnegative(),
-  tool_calls: z.array(z.object({ server: z.string(), tool: z.string(), ok: z.boolean(), duration_seconds: z.number().nonnegative() })),
+  tool_calls: z.array(
+    z.object({ server: z.string(), tool: z.string(), ok: z.boolean(), error: z.string().nullable().optional(), duration_seconds: z.number().nonnegative() }),
+  ),
   outcome: z.enum(["ok", "error"]),
-  error: z.string().nullable(),
+  error: z.union([z.string(), z.object({ type: z.string(), message: z.string(), line: z.number().int().nullable() })]).nullable(),
 });
 
 /** Parses with a zod schema; the first problem becomes one message naming its field. */

@@ -144,6 +144,8 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
     const result = toPlain(value, limits, "the result", false);
     return done({ stdout: rt.stdout.join(""), tool_calls: rt.toolCalls, result, error: null });
   } catch (e) {
+    // A call still in flight when the execution ended (cancelled, out of time) never settled.
+    for (const call of rt.toolCalls) if (!call.ok && call.error === null) call.error = "unfinished: the execution ended first";
     const error = describeError(e, frame, source, filename, rt);
     return done({ stdout: rt.stdout.join(""), stderr: error.traceback + "\n", tool_calls: rt.toolCalls, error });
   } finally {

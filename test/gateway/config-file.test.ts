@@ -49,7 +49,21 @@ describe("config.json", () => {
     expect(c.clients[0]).toMatchObject({ name: "memory", connection_type: "stdio", is_code_mode_client: true });
   });
 
+  it("reads virtual keys, require-key and the admin token (from the environment too)", () => {
+    const key = { name: "ci", value: "sk-ci", mcp_configs: [{ client_name: "fs", tools_to_execute: ["read_file"] }] };
+    const c = parseGatewayConfig({ server: { admin_token: "env.ADMIN" }, governance: { virtual_keys: [key], require_virtual_key: true } }, { ADMIN: "t0ken" });
+    expect(c.keys).toEqual([{ ...key, id: "ci", is_active: true }]);
+    expect([c.requireKey, c.adminToken]).toEqual([true, "t0ken"]);
+    const plain = parseGatewayConfig({}, {});
+    expect([plain.keys, plain.requireKey, plain.adminToken]).toEqual([[], false, undefined]);
+    expect(parseGatewayConfig({ client_config: { enforce_governance_header: true } }, {}).requireKey).toBe(true);
+  });
+
   it.each([
+    [{ governance: { virtual_keys: [{ name: "a", value: "v" }, { name: "b", value: "v" }] } }, "governance.virtual_keys[1].value: this value is already the value of governance.virtual_keys[0]"],
+    [{ governance: { virtual_keys: [{ name: "a" }] } }, "governance.virtual_keys[0].value"],
+    [{ governance: { require_virtual_key: "yes" } }, "governance.require_virtual_key: must be true or false"],
+    [{ server: { admin_token: "" } }, "server.admin_token: must be a non-empty string"],
     [{ mcp: { tool_manager_config: { code_mode_limits: { max_steps: -1 } } } }, "mcp.tool_manager_config.code_mode_limits: max_steps must not be negative (got -1)"],
     [{ mcp: { tool_manager_config: { code_mode_binding_level: "file" } } }, 'mcp.tool_manager_config.code_mode_binding_level: must be "server" or "tool", not "file"'],
     [{ mcp: { tool_manager_config: { max_agent_depth: 0 } } }, "mcp.tool_manager_config.max_agent_depth: must be a positive integer"],

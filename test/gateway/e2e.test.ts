@@ -173,6 +173,82 @@ describe("durable state", () => {
       expect(await stop(gateway.child)).toBe(0);
     }
   }, 40_000);
+
+  it("keeps virtual keys and the execution log across a restart, behind the admin token", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cmg-keys-"));
+    const config = join(dir, "config.json");
+    const memory = { name: "memory", connection_type: "stdio", stdio_config: { command: "node", args: [MEMORY], env: { MEMORY_FILE_PATH: join(dir, "m.jsonl") } }, tools_to_execute: ["*"], is_code_mode_client: true };
+    const seeded = { name: "reader", value: "sk-reader", mcp_configs: [{ client_name: "memory", tools_to_execute: ["read_graph"] }] };
+    writeFileSync(config, JSON.stringify({ server: { admin_token: "env.CMG_TEST_ADMIN" }, mcp: { client_configs: [memory] }, governance: { virtual_keys: [seeded] } }));
+    process.env.CMG_TEST_ADMIN = "adm1n";
+    const admin = { authorization: "Bearer adm1n", "content-type": "application/json" };
+    const data = join(dir, "data");
+    let gateway = await start(["--config", config], data);
+    try {
+      expect((await fetch(`${gateway.url}/api/governance/virtual-keys`)).status).toBe(401);
+      const created = await fetch(`${gateway.url}/api/governance/virtual-keys`, {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify({ name: "writer", value: "sk-writer", mcp_configs: [{ client_name: "memory", tools_to_execute: ["*"] }] }),
+      });
+      expect(created.status).toBe(200);
+      await waitForServers(gateway.url, ["memory"]);
+      const run = (code: string) =>
+        fetch(`${gateway.url}/v1/mcp/tool/execute`, {
+          method: "POST",
+          headers: { "x-bf-vk": "sk-reader", "content-type": "application/json" },
+          body: JSON.stringify({ id: "c1", type: "function", function: { name: "executeToolCode", arguments: JSON.stringify({ code }) } }),
+        }).then((r) => r.json() as Promise<{ content: string }>);
+      expect((await run("len(memory.read_graph()['entities'])")).content).toContain("0");
+      // The reader key was not granted create_entities: the script cannot even see it.
+      expect((await run("memory.create_entities(entities=[])")).content).toContain("AttributeError");
+    } finally {
+      gateway.child.kill("SIGKILL");
+      await new Promise((r) => gateway.child.once("exit", r));
+    }
+    gateway = await start(["--config", config], data);
+    try {
+      const listed = (await (await fetch(`${gateway.url}/api/governance/virtual-keys`, { headers: admin })).json()) as { virtual_keys: { name: string }[] };
+      expect(listed.virtual_keys.map((k) => k.name)).toEqual(["reader", "writer"]);
+      const logs = (await (await fetch(`${gateway.url}/api/logs`, { headers: admin })).json()) as {
+        logs: { key: string; outcome: string; tool_calls: { tool: string }[]; error: { type: string } | null }[];
+        total: number;
+      };
+      expect(logs.total).toBe(2);
+      expect(logs.logs.map((l) => [l.key, l.outcome, l.error?.type ?? null])).toEqual([
+        ["reader", "error", "AttributeError"],
+        ["reader", "ok", null],
+      ]);
+      expect(logs.logs[1]!.tool_calls.map((c) => c.tool)).toEqual(["read_graph"]);
+      // An unknown key is refused outright, even on /health.
+      expect((await fetch(`${gateway.url}/health`, { headers: { "x-bf-vk": "sk-nope" } })).status).toBe(401);
+    } finally {
+      expect(await stop(gateway.child)).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe("shutdown", () => {
+  it("cancels a running script on SIGTERM instead of waiting for it, and exits cleanly", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cmg-stop-"));
+    const config = join(dir, "config.json");
+    const edge = { name: "edge", connection_type: "stdio", stdio_config: { command: process.execPath, args: [EDGE] }, tools_to_execute: ["*"], is_code_mode_client: true };
+    writeFileSync(config, JSON.stringify({ mcp: { client_configs: [edge] } }));
+    const gateway = await start(["--config", config]);
+    await waitForServers(gateway.url, ["edge"]);
+    const answer = fetch(`${gateway.url}/v1/mcp/tool/execute`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id: "c1", type: "function", function: { name: "executeToolCode", arguments: JSON.stringify({ code: "edge.slow(ms=30000, id=\"a\")" }) } }),
+    }).then((r) => r.json() as Promise<{ content: string }>);
+    await new Promise((r) => setTimeout(r, 500));
+    const began = Date.now();
+    expect(await stop(gateway.child)).toBe(0);
+    expect(Date.now() - began).toBeLessThan(10_000);
+    const content = (await answer).content;
+    expect(content).toContain("CancelledError");
+    expect(content).toContain("edge.slow failed: unfinished: the execution ended first");
+  }, 40_000);
 });
 
 describe("the repository's default config.json", () => {
