@@ -17,7 +17,7 @@ import {
   fastify,
 } from "fastify";
 import { DEFAULT_PAGE_SIZE, ExecLog, type LogQuery } from "../gateway/exec-log.js";
-import { type Caller, type Gateway, type GatewaySettings, UnknownToolError } from "../gateway/gateway.js";
+import { type Caller, type Gateway, type GatewaySettings, ToolNotGrantedError, UnknownToolError } from "../gateway/gateway.js";
 import {
   callerFromHeaders,
   generateKeyValue,
@@ -741,6 +741,7 @@ function toolCallOf(body: ToolCallBody): ToolCall {
  */
 function callError(e: unknown, name: string): unknown {
   if (e instanceof UnknownToolError) return new HttpError(404, `unknown tool '${name}'`);
+  if (e instanceof ToolNotGrantedError) return new HttpError(403, e.message);
   if (e instanceof UpstreamError) return new HttpError(e.kind === "timeout" ? 504 : 502, e.message);
   return e;
 }

@@ -225,6 +225,12 @@ export interface ExecuteToolCodeContext {
   connections: readonly UpstreamConnection[];
   /** Asked at every tool call (server, upstream tool); a string refuses the call. */
   authorize(server: string, tool: string): string | null;
+  /**
+   * Which tools of a visible server are bound (default: those in the catalog). A gateway binds
+   * every tool its config allows, so that calling one a virtual key does not grant raises
+   * PermissionError naming it (from `authorize`) rather than AttributeError.
+   */
+  bindable?(server: string, tool: string): boolean;
   limits: Limits;
   codecs: MediaCodecs;
   skipValidation?: ReadonlySet<string>;
@@ -236,7 +242,7 @@ export async function executeToolCode(code: string, context: ExecuteToolCodeCont
   const visibleTools = new Map(context.catalog.servers.map((s) => [s.name, new Set(s.tools.map((t) => t.name))]));
   const hosts = buildHosts({
     connections: context.connections.filter((c) => visibleTools.has(c.name) && c.state === "connected"),
-    visible: (server, tool) => visibleTools.get(server)?.has(tool) ?? false,
+    visible: context.bindable ?? ((server, tool) => visibleTools.get(server)?.has(tool) ?? false),
     authorize: context.authorize,
     limits: context.limits,
     codecs: context.codecs,

@@ -65,6 +65,9 @@ export interface ToolOutcome {
 /** A tool name the caller asked for that does not exist or is not visible to it. */
 export class UnknownToolError extends Error {}
 
+/** A tool the gateway serves but the caller's virtual key does not grant (403, naming the tool). */
+export class ToolNotGrantedError extends Error {}
+
 export class Gateway extends EventEmitter {
   readonly manager = new UpstreamManager();
   private readonly configs = new Map<string, ClientConfig>();
@@ -194,8 +197,8 @@ export class Gateway extends EventEmitter {
     if (!connection || connection.config.is_code_mode_client || !connection.tools.some((t) => t.name === tool)) {
       throw new UnknownToolError(`unknown tool '${name}'`);
     }
-    // An ungranted tool reads exactly like a missing one: a key learns nothing about what it cannot use.
-    if (!this.permitted(caller, client, tool)) throw new UnknownToolError(`unknown tool '${name}'`);
+    if (!this.permitted(UNRESTRICTED, client, tool)) throw new UnknownToolError(`unknown tool '${name}'`);
+    if (!this.permitted(caller, client, tool)) throw new ToolNotGrantedError(`tool '${name}' is not granted to this virtual key`);
     const result = await connection.callTool(tool, args, this.current.limits.tool_execution_timeout * 1000, signal);
     return { text: toolText(result), isError: result.isError === true };
   }
@@ -216,7 +219,8 @@ export class Gateway extends EventEmitter {
         const { text, result } = await executeToolCode(String(args.code ?? ""), {
           catalog,
           connections: this.manager.list(),
-          authorize: (server, tool) => (this.permitted(caller, server, tool) ? null : `tool '${server}.${tool}' is not allowed for this caller`),
+          authorize: (server, tool) => (this.permitted(caller, server, tool) ? null : `tool '${server}.${tool}' is not granted to this virtual key`),
+          bindable: (server, tool) => this.permitted(UNRESTRICTED, server, tool),
           limits: this.current.limits,
           codecs: this.codecs,
           skipValidation: new Set(this.clientConfigs().filter((c) => !c.validate_arguments).map((c) => c.name)),

@@ -8,7 +8,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type Caller, type Gateway, UNRESTRICTED, UnknownToolError } from "./gateway.js";
+import { type Caller, type Gateway, ToolNotGrantedError, UNRESTRICTED, UnknownToolError } from "./gateway.js";
 
 const SERVER_INFO = { name: "code-mode-gateway", version: "0.1.0" };
 
@@ -25,7 +25,7 @@ function makeServer(gateway: Gateway, caller: Caller): Server {
       const outcome = await gateway.callTool(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, caller, extra.signal);
       return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
     } catch (e) {
-      if (e instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, e.message);
+      if (e instanceof UnknownToolError || e instanceof ToolNotGrantedError) throw new McpError(ErrorCode.InvalidParams, e.message);
       return { content: [{ type: "text", text: e instanceof Error ? e.message : String(e) }], isError: true };
     }
   });

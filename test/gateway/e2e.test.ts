@@ -200,8 +200,8 @@ describe("durable state", () => {
           body: JSON.stringify({ id: "c1", type: "function", function: { name: "executeToolCode", arguments: JSON.stringify({ code }) } }),
         }).then((r) => r.json() as Promise<{ content: string }>);
       expect((await run("len(memory.read_graph()['entities'])")).content).toContain("0");
-      // The reader key was not granted create_entities: the script cannot even see it.
-      expect((await run("memory.create_entities(entities=[])")).content).toContain("AttributeError");
+      // The reader key was not granted create_entities: the call is refused, naming the tool.
+      expect((await run("memory.create_entities(entities=[])")).content).toContain("PermissionError: tool 'memory.create_entities' is not granted to this virtual key");
     } finally {
       gateway.child.kill("SIGKILL");
       await new Promise((r) => gateway.child.once("exit", r));
@@ -216,7 +216,7 @@ describe("durable state", () => {
       };
       expect(logs.total).toBe(2);
       expect(logs.logs.map((l) => [l.key, l.outcome, l.error?.type ?? null])).toEqual([
-        ["reader", "error", "AttributeError"],
+        ["reader", "error", "PermissionError"],
         ["reader", "ok", null],
       ]);
       expect(logs.logs[1]!.tool_calls.map((c) => c.tool)).toEqual(["read_graph"]);
@@ -224,6 +224,67 @@ describe("durable state", () => {
       expect((await fetch(`${gateway.url}/health`, { headers: { "x-bf-vk": "sk-nope" } })).status).toBe(401);
     } finally {
       expect(await stop(gateway.child)).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe("a crash in the middle of a burst of writes", () => {
+  it("keeps every change the API acknowledged when the server is SIGKILLed mid-burst", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cmg-burst-"));
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify({ mcp: { client_configs: [] } }));
+    const data = join(dir, "data");
+    const gateway = await start(["--config", config], data);
+    const acked: string[] = [];
+    // Limits writes race each other, so the one that lands last is any of those sent.
+    const stepsSent = new Set<number>();
+    let limitsAcked = 0;
+    let killed = false;
+    const writer = async (lane: number) => {
+      for (let i = 0; !killed; i++) {
+        const name = `k${lane}_${i}`;
+        const steps = 1000 + lane * 100_000 + i;
+        try {
+          // Alternate two kinds of write: a new key, and the limits.
+          const res =
+            i % 2 === 0
+              ? await fetch(`${gateway.url}/api/governance/virtual-keys`, {
+                  method: "POST",
+                  headers: { "content-type": "application/json" },
+                  body: JSON.stringify({ name, value: `sk-${name}`, mcp_configs: [] }),
+                })
+              : await fetch(`${gateway.url}/api/config`, {
+                  method: "PUT",
+                  headers: { "content-type": "application/json" },
+                  body: JSON.stringify({ client_config: { mcp_code_mode_limits: { max_steps: (stepsSent.add(steps), steps) } } }),
+                });
+          if (res.status !== 200) throw new Error(`write refused: ${res.status} ${await res.text()}`);
+          if (i % 2 === 0) acked.push(name);
+          else limitsAcked += 1;
+        } catch (e) {
+          if (killed) return;
+          throw e;
+        }
+      }
+    };
+    const lanes = [0, 1, 2, 3].map(writer);
+    await new Promise((r) => setTimeout(r, 700));
+    killed = true;
+    gateway.child.kill("SIGKILL");
+    await new Promise((r) => gateway.child.once("exit", r));
+    await Promise.all(lanes);
+    expect(acked.length).toBeGreaterThan(10);
+    expect(limitsAcked).toBeGreaterThan(10);
+
+    const again = await start(["--config", config], data);
+    try {
+      const listed = (await (await fetch(`${again.url}/api/governance/virtual-keys`)).json()) as { virtual_keys: { name: string }[] };
+      const names = new Set(listed.virtual_keys.map((k) => k.name));
+      expect(acked.filter((n) => !names.has(n))).toEqual([]);
+      const current = (await (await fetch(`${again.url}/api/config`)).json()) as { client_config: { mcp_code_mode_limits: { max_steps: number } } };
+      expect(stepsSent.has(current.client_config.mcp_code_mode_limits.max_steps)).toBe(true);
+    } finally {
+      expect(await stop(again.child)).toBe(0);
     }
   }, 60_000);
 });
