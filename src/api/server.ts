@@ -676,6 +676,20 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
   return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
 }
 
+/**
+ * Keeps virtual keys' grants with their client: a renamed client's grants follow it, a deleted
+ * client's grants go, so that a later client of the same name inherits nothing.
+ */
+function regrant(keys: KeyRing, from: string, to: string | null): void {
+  for (const key of keys.list()) {
+    if (!key.mcp_configs.some((g) => g.client_name === from)) continue;
+    // A stale grant already naming the new client (one no client had) gives way to the moved one.
+    const kept = key.mcp_configs.filter((g) => g.client_name !== (to ?? from));
+    const mcp_configs = to === null ? kept : kept.map((g) => (g.client_name === from ? { ...g, client_name: to } : g));
+    keys.put({ ...key, mcp_configs });
+  }
+}
+
 function presentsAdminToken(request: FastifyRequest, token: string): boolean {
   const bearer = /^Bearer\s+(\S+)$/i.exec(headerValue(request, "authorization") ?? "")?.[1];
   const header = headerValue(request, "x-admin-token");
@@ -848,6 +862,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
         const next = updatedClient(current, request.body);
         checkUnique(gateway, next, current);
         await gateway.replaceClient(next, current.name);
+        if (next.name !== current.name) regrant(keys, current.name, next.name);
         return view(next);
       }),
   );
@@ -860,6 +875,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
         const config = findClient(gateway, request.params.id);
         // Waits until the connection is closed and a stdio child terminated.
         await gateway.removeClient(config.name);
+        regrant(keys, config.name, null);
         return clientView(config, undefined);
       }),
   );

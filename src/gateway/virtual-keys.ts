@@ -5,7 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
-import { ConfigError } from "../upstream/config.js";
+import { checkToolList, ConfigError } from "../upstream/config.js";
 import { type Caller, UNRESTRICTED } from "./gateway.js";
 
 // Tool lists follow the rules of a client's tools_to_execute (SPEC §5): "*" alone means every
@@ -67,13 +67,7 @@ export function parseVirtualKey(raw: unknown, at = ""): VirtualKey {
     const where = pathText(at, ["mcp_configs", i]);
     if (clients.has(grant.client_name)) throw new ConfigError(`${where}.client_name`, `'${grant.client_name}' is listed twice`);
     clients.add(grant.client_name);
-    const list = grant.tools_to_execute;
-    if (list.includes("*") && list.length > 1) throw new ConfigError(`${where}.tools_to_execute`, "'*' must be the only entry when present");
-    const seen = new Set<string>();
-    for (const tool of list) {
-      if (seen.has(tool)) throw new ConfigError(`${where}.tools_to_execute`, `'${tool}' is listed twice`);
-      seen.add(tool);
-    }
+    checkToolList(grant.tools_to_execute, `${where}.tools_to_execute`);
   });
   return { ...key, id: key.id ?? key.name };
 }

@@ -90,7 +90,8 @@ export function parseClientConfig(raw: unknown, at = "client"): ClientConfig {
   return c;
 }
 
-function checkToolList(list: string[], at: string): void {
+/** A tools_to_execute-style list: "*" alone or names, none twice; `at` names it in the error. */
+export function checkToolList(list: readonly string[], at: string): void {
   if (list.includes("*") && list.length > 1) throw new ConfigError(at, "'*' must be the only entry when present");
   const seen = new Set<string>();
   for (const name of list) {

@@ -6,16 +6,18 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../../src/api/server.js";
+import { KeyRing } from "../../src/gateway/virtual-keys.js";
 import { Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
 
 const EDGE = fileURLToPath(new URL("../../dist/test/fixtures/edge-server.js", import.meta.url));
 
 let gateway: Gateway;
 let app: FastifyInstance;
+const keys = new KeyRing();
 
 beforeAll(async () => {
   gateway = new Gateway();
-  app = buildServer(gateway);
+  app = buildServer(gateway, { keys });
   await app.ready();
 });
 
@@ -213,6 +215,23 @@ describe("DELETE /api/mcp/client/{id}", () => {
     expect(gateway.manager.get("doomed")).toBeUndefined();
     expect(gateway.clientConfigs()).toEqual([]);
     await until("the child to exit", () => processesMarked(mark).length === 0, 5000);
+  });
+});
+
+describe("virtual keys' grants", () => {
+  it("follow a renamed client and go with a deleted one, so a new client of the old name inherits nothing", async () => {
+    keys.load([
+      { id: "k", name: "k", value: "sk-k", is_active: true, mcp_configs: [{ client_name: "old", tools_to_execute: ["echo"] }, { client_name: "other", tools_to_execute: ["*"] }] },
+      // A stale grant naming the client's new name gives way to the moved one.
+      { id: "s", name: "s", value: "sk-s", is_active: true, mcp_configs: [{ client_name: "new", tools_to_execute: ["add"] }, { client_name: "old", tools_to_execute: ["echo"] }] },
+    ]);
+    await post(edgeConfig("old", { disabled: true }));
+    expect((await put("old", { name: "new" })).statusCode).toBe(200);
+    expect(keys.get("k")!.mcp_configs).toEqual([{ client_name: "new", tools_to_execute: ["echo"] }, { client_name: "other", tools_to_execute: ["*"] }]);
+    expect(keys.get("s")!.mcp_configs).toEqual([{ client_name: "new", tools_to_execute: ["echo"] }]);
+    expect((await app.inject({ method: "DELETE", url: "/api/mcp/client/new" })).statusCode).toBe(200);
+    expect(keys.get("k")!.mcp_configs).toEqual([{ client_name: "other", tools_to_execute: ["*"] }]);
+    expect(keys.get("s")!.mcp_configs).toEqual([]);
   });
 });
 
