@@ -6,6 +6,7 @@ import { decodeMedia, defaultCodecs, type MediaCodec, mediaFields, valueExtent }
 import { Budget, DEFAULT_LIMITS, type Limits } from "../../src/interpreter/budget.js";
 import { EXC, PyException, ResourceLimitError } from "../../src/interpreter/errors.js";
 import { PyDict, PyFloat, PyList, type Value } from "../../src/interpreter/values.js";
+import { failure } from "./failure.js";
 
 const ZSTD = "application/zstd+json";
 
@@ -40,15 +41,6 @@ function plain(v: Value): unknown {
   if (v instanceof PyDict) return Object.fromEntries([...v.entries()].map(([k, x]) => [k, plain(x)]));
   if (v instanceof PyFloat) return v.v;
   return v;
-}
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a failure");
 }
 
 function valueError(e: unknown): string {

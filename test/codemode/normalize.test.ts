@@ -7,6 +7,7 @@ import { normalizeResult, type NormalizedResult } from "../../src/codemode/norma
 import { Budget, DEFAULT_LIMITS, type Limits } from "../../src/interpreter/budget.js";
 import { ResourceLimitError } from "../../src/interpreter/errors.js";
 import { PyDict, PyFloat, PyList, type Value } from "../../src/interpreter/values.js";
+import { failure } from "./failure.js";
 
 const ZSTD = "application/zstd+json";
 const BIG = 123456789012345678901234567890n;
@@ -43,15 +44,6 @@ function plain(v: Value): unknown {
 }
 
 const text = (t: string) => ({ type: "text" as const, text: t });
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a failure");
-}
 
 function limitField(e: unknown): string {
   expect(e).toBeInstanceOf(ResourceLimitError);

@@ -7,33 +7,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { EXC, PyException, pyError, ResourceLimitError } from "../../src/interpreter/errors.js";
 import { JSON_MODULE } from "../../src/interpreter/modules/json.js";
 import type { Kwargs, NativeContext, NativeFn } from "../../src/interpreter/native.js";
-import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, typeName, type Value } from "../../src/interpreter/values.js";
-import { floatHex, fromHex } from "./float-hex.js";
+import { PyBytes, PyDict, PyList, PySet, typeName, type Value } from "../../src/interpreter/values.js";
+import { flt, fromValue, int, lst, type Tagged, toValue, tup } from "./tagged.js";
 import { testContext } from "./native-context.js";
 
 // ------------------------------------------------------------------ a tagged encoding both sides read
 
-/** Values as JSON: ints as decimal strings, floats as float.hex(), containers and callables tagged. */
-type Tagged =
-  | null
-  | boolean
-  | string
-  | { i: string }
-  | { f: string }
-  | { l: Tagged[] }
-  | { t: Tagged[] }
-  | { d: [Tagged, Tagged][] }
-  | { s: Tagged[] }
-  | { fs: Tagged[] }
-  | { b: string }
-  | { fn: string }
-  | { e: [string, string] };
 
 
-const int = (n: number | bigint): Tagged => ({ i: String(n) });
-const flt = (x: number): Tagged => ({ f: floatHex(x) });
-const lst = (...xs: Tagged[]): Tagged => ({ l: xs });
-const tup = (...xs: Tagged[]): Tagged => ({ t: xs });
 const dct = (...pairs: [Tagged, Tagged][]): Tagged => ({ d: pairs });
 const set = (...xs: Tagged[]): Tagged => ({ s: xs });
 const bytes = (hex: string): Tagged => ({ b: hex });
@@ -63,39 +44,7 @@ FUNCTIONS = {'sorted': sorted, 'typename': lambda o: type(o).__name__, 'same': l
              'list': list, 'len': len, 'str': str, 'fail': _fail}
 `;
 
-function toValue(t: Tagged): Value {
-  if (t === null || typeof t === "boolean" || typeof t === "string") return t;
-  if ("i" in t) {
-    const n = BigInt(t.i);
-    return Number.isSafeInteger(Number(n)) && BigInt(Number(n)) === n ? Number(n) : n;
-  }
-  if ("f" in t) return new PyFloat(fromHex(t.f));
-  if ("l" in t) return new PyList(t.l.map(toValue));
-  if ("t" in t) return new PyTuple(t.t.map(toValue));
-  if ("d" in t) {
-    const d = new PyDict();
-    for (const [k, v] of t.d) d.set(toValue(k), toValue(v));
-    return d;
-  }
-  if ("s" in t || "fs" in t) {
-    const s = new PySet("fs" in t);
-    for (const x of "s" in t ? t.s : t.fs) s.add(toValue(x));
-    return s;
-  }
-  if ("b" in t) return new PyBytes(Uint8Array.from(Buffer.from(t.b, "hex")));
-  if ("fn" in t) return FUNCTIONS[t.fn] as unknown as Value;
-  throw new Error("not a value");
-}
-
-function fromValue(v: Value): Tagged {
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "bigint") return int(v);
-  if (v instanceof PyFloat) return flt(v.v);
-  if (v instanceof PyList) return { l: v.items.map(fromValue) };
-  if (v instanceof PyTuple) return { t: v.items.map(fromValue) };
-  if (v instanceof PyDict) return { d: [...v.entries()].map(([k, x]) => [fromValue(k), fromValue(x)] as [Tagged, Tagged]) };
-  throw new Error(`unexpected result ${typeName(v)}`);
-}
+const valueOf = (t: Tagged): Value => toValue(t, FUNCTIONS);
 
 // ------------------------------------------------------------------ running both sides
 
@@ -165,8 +114,8 @@ function context(limits: Parameters<typeof testContext>[0] = {}): NativeContext 
 }
 
 function ours([name, args, kwargs]: Row, ctx: NativeContext = context()): Tagged {
-  const kw: Kwargs | null = Object.keys(kwargs).length ? new Map(Object.entries(kwargs).map(([k, v]) => [k, toValue(v)])) : null;
-  const values = args.map(toValue);
+  const kw: Kwargs | null = Object.keys(kwargs).length ? new Map(Object.entries(kwargs).map(([k, v]) => [k, valueOf(v)])) : null;
+  const values = args.map(valueOf);
   try {
     if (name === "error_attrs") {
       (JSON_MODULE.loads as NativeFn)(ctx, values, kw);
@@ -439,7 +388,7 @@ describe("json on random values", () => {
     fc.assert(
       fc.property(value, (v) => {
         const ctx = context();
-        const text = (JSON_MODULE.dumps as NativeFn)(ctx, [toValue(v)], null);
+        const text = (JSON_MODULE.dumps as NativeFn)(ctx, [valueOf(v)], null);
         const back = (JSON_MODULE.loads as NativeFn)(ctx, [text], null);
         const again = (JSON_MODULE.dumps as NativeFn)(ctx, [back], null);
         expect(again).toBe(text);

@@ -6,43 +6,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PyException, ResourceLimitError } from "../../src/interpreter/errors.js";
 import { MATH_MODULE } from "../../src/interpreter/modules/math.js";
 import type { Kwargs, NativeContext, NativeFn } from "../../src/interpreter/native.js";
-import { PyFloat, PyList, PyTuple, type Value } from "../../src/interpreter/values.js";
+import { PyFloat, PyList, type Value } from "../../src/interpreter/values.js";
 import { floatHex, fromHex } from "./float-hex.js";
+import { flt as f, fromValue, int as i, lst as list, type Tagged, toValue, tup as tuple } from "./tagged.js";
 import { testContext } from "./native-context.js";
 
 const view = new DataView(new ArrayBuffer(8));
 
 // ------------------------------------------------------------------ a tagged encoding both sides read
 
-/** Arguments and results as JSON: ints as decimal strings, floats as float.hex(). */
-type Tagged = null | boolean | string | { i: string } | { f: string } | { l: Tagged[] } | { t: Tagged[] } | { e: [string, string] };
 
 
-const f = (x: number): Tagged => ({ f: floatHex(x) });
-const i = (n: number | bigint | string): Tagged => ({ i: String(n) });
-const list = (...xs: Tagged[]): Tagged => ({ l: xs });
-const tuple = (...xs: Tagged[]): Tagged => ({ t: xs });
 
-function toValue(t: Tagged): Value {
-  if (t === null || typeof t === "boolean" || typeof t === "string") return t;
-  if ("i" in t) {
-    const n = BigInt(t.i);
-    return Number.isSafeInteger(Number(n)) && BigInt(Number(n)) === n ? Number(n) : n;
-  }
-  if ("f" in t) return new PyFloat(fromHex(t.f));
-  if ("l" in t) return new PyList(t.l.map(toValue));
-  if ("t" in t) return new PyTuple(t.t.map(toValue));
-  throw new Error("not an argument");
-}
-
-function fromValue(v: Value): Tagged {
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "bigint") return i(v);
-  if (v instanceof PyFloat) return f(v.v);
-  if (v instanceof PyList) return { l: v.items.map(fromValue) };
-  if (v instanceof PyTuple) return { t: v.items.map(fromValue) };
-  throw new Error(`unexpected result ${String(v)}`);
-}
 
 // ------------------------------------------------------------------ the cases
 
@@ -300,7 +275,7 @@ function ours([name, args, kwargs]: Row, ctx: NativeContext = context()): Tagged
   const fn = MATH_MODULE[name] as NativeFn;
   const kw: Kwargs | null = Object.keys(kwargs).length ? new Map(Object.entries(kwargs).map(([k, v]) => [k, toValue(v)])) : null;
   try {
-    return fromValue(fn(ctx, args.map(toValue), kw));
+    return fromValue(fn(ctx, args.map((a) => toValue(a)), kw));
   } catch (error) {
     if (error instanceof PyException) return { e: [error.type.name, String(error.args[0])] };
     throw error;
