@@ -16,8 +16,9 @@ import {
   type FastifySchemaValidationError,
   fastify,
 } from "fastify";
+import { type AgentRouteOptions, registerAgentRoutes } from "../agent/route.js";
 import { DEFAULT_PAGE_SIZE, ExecLog, type LogQuery } from "../gateway/exec-log.js";
-import { type Caller, type Gateway, type GatewaySettings, ToolNotGrantedError, UnknownToolError } from "../gateway/gateway.js";
+import { type Caller, type Gateway, type GatewaySettings, ToolDeniedError, ToolNotGrantedError, UnknownToolError } from "../gateway/gateway.js";
 import {
   callerFromHeaders,
   generateKeyValue,
@@ -31,7 +32,7 @@ import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.
 import { type ClientConfig, ConfigError, parseClientConfig } from "../upstream/config.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
 
-export interface ServerOptions {
+export interface ServerOptions extends AgentRouteOptions {
   logger?: boolean;
   /** The virtual keys in force (default: none). */
   keys?: KeyRing;
@@ -755,7 +756,7 @@ function toolCallOf(body: ToolCallBody): ToolCall {
  */
 function callError(e: unknown, name: string): unknown {
   if (e instanceof UnknownToolError) return new HttpError(404, `unknown tool '${name}'`);
-  if (e instanceof ToolNotGrantedError) return new HttpError(403, e.message);
+  if (e instanceof ToolNotGrantedError || e instanceof ToolDeniedError) return new HttpError(403, e.message);
   if (e instanceof UpstreamError) return new HttpError(e.kind === "timeout" ? 504 : 502, e.message);
   return e;
 }
@@ -1014,6 +1015,8 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
         : { role: "tool" as const, tool_call_id: call.id, content: text };
     },
   );
+
+  registerAgentRoutes(app, gateway, callerOf, options);
 
   return app;
 }

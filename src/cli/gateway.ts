@@ -3,6 +3,7 @@
 // with --stdio, MCP over stdin/stdout for a desktop client that launches it (logs go to stderr).
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { chainPlugins, loadPlugins, PluginError } from "../agent/plugins.js";
 import { buildServer, callerOf } from "../api/server.js";
 import { loadGatewayConfig } from "../gateway/config-file.js";
 import { Gateway, type GatewaySettings } from "../gateway/gateway.js";
@@ -110,6 +111,16 @@ async function main(): Promise<number> {
     }
     throw e;
   }
+  let plugins;
+  try {
+    plugins = await loadPlugins(config.plugins);
+  } catch (e) {
+    if (e instanceof PluginError) {
+      log(`invalid config: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
   // State changed through the API lives in the database; config.json only seeds an empty one.
   const store = new Store(join(resolve(options.data), "gateway.db"));
   if (store.isEmpty()) {
@@ -120,6 +131,7 @@ async function main(): Promise<number> {
   const saved = store.getSettings();
   const settings: GatewaySettings = saved ? { ...config.settings, ...saved } : config.settings;
   const gateway = new Gateway(settings);
+  gateway.preToolCall = chainPlugins(plugins);
   // Every change is committed before the API answers (the events are synchronous).
   gateway.on("settings", (s: GatewaySettings) => store.putSettings(storedSettings(s)));
   gateway.on("client-saved", (c: ClientConfig) => store.putClient(c));
@@ -169,7 +181,7 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const app = buildServer(gateway, { keys, requireKey: config.requireKey, adminToken: config.adminToken, log: execLog });
+  const app = buildServer(gateway, { keys, requireKey: config.requireKey, adminToken: config.adminToken, log: execLog, providers: config.providers });
   mountMcp(app, gateway, callerOf);
   const host = options.host ?? config.host;
   const port = options.port ?? config.port;

@@ -14,6 +14,16 @@ import { ToolNames } from "./names.js";
 import { paramNames } from "./stubs.js";
 import { normalizeResult } from "./normalize.js";
 
+/** A tool call a script is about to make, as a pre-call hook sees (and may rewrite) it. */
+export interface OutgoingCall {
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Returns the call to make (the same, or rewritten to another tool of that server), or why it is refused. */
+export type BeforeCall = (call: OutgoingCall) => Promise<OutgoingCall | { deny: string }>;
+
 export interface BridgeOptions {
   /** The servers to bind (code-mode clients the caller may see). */
   connections: readonly UpstreamConnection[];
@@ -25,6 +35,8 @@ export interface BridgeOptions {
   codecs: MediaCodecs;
   /** Servers whose inputSchemas are not to be trusted: arguments go unchecked. */
   skipValidation?: ReadonlySet<string>;
+  /** Runs before authorization at every call (plugins); the tool it names is the one authorized. */
+  beforeCall?: BeforeCall;
 }
 
 /** What the bridge derives once per tool (per catalog version): a validator and a media plan. */
@@ -149,9 +161,13 @@ async function callTool(
   budget: Budget,
 ): Promise<unknown> {
   const server = connection.name;
-  // Authorization is asked at the moment of every call, however the call was reached.
-  const denied = options.authorize(server, tool.name);
-  if (denied !== null) throw new PyException(EXC.PermissionError, [denied]);
+  // Authorization is asked at the moment of every call, however the call was reached. A pre-call
+  // hook must see the arguments first, so with one, authorization waits for the name it chose.
+  const authorize = (name: string) => {
+    const denied = options.authorize(server, name);
+    if (denied !== null) throw new PyException(EXC.PermissionError, [denied]);
+  };
+  if (!options.beforeCall) authorize(tool.name);
 
   let callArgs: Record<string, unknown>;
   if (args.length === 0) callArgs = kwargs;
@@ -159,10 +175,22 @@ async function callTool(
   else {
     throw pyError("TypeError", `${server}.${python}() takes keyword arguments (or one dict of arguments), not ${args.length} positional argument${args.length === 1 ? "" : "s"}`);
   }
-  const compiled = compile(tool, options.codecs);
+  let compiled = compile(tool, options.codecs);
   // Keyword names are the stubs' Python-safe spellings; the server wants its own.
   if (Object.keys(callArgs).some((k) => compiled.params.get(k) !== undefined && compiled.params.get(k) !== k)) {
     callArgs = Object.fromEntries(Object.entries(callArgs).map(([k, v]) => [compiled.params.get(k) ?? k, v]));
+  }
+  if (options.beforeCall) {
+    const decision = await options.beforeCall({ server, tool: tool.name, arguments: callArgs });
+    if ("deny" in decision) throw new PyException(EXC.PermissionError, [`${server}.${python}() was refused by a plugin: ${decision.deny}`]);
+    if (decision.tool !== tool.name) {
+      const target = connection.tools.find((t) => t.name === decision.tool && options.visible(server, t.name));
+      if (!target) throw new PyException(EXC.PermissionError, [`a plugin rewrote ${server}.${python}() to '${decision.tool}', which is not a tool of '${server}'`]);
+      tool = target;
+      compiled = compile(tool, options.codecs);
+    }
+    callArgs = decision.arguments;
+    authorize(tool.name);
   }
   if (containsBigInt(callArgs)) {
     throw pyError("TypeError", `${server}.${python}(): an integer beyond 2**53 cannot be sent exactly over MCP; pass it as a str`);

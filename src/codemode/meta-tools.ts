@@ -5,7 +5,7 @@ import { stringifyPlain } from "../interpreter/boundary.js";
 import type { Limits } from "../interpreter/budget.js";
 import { execute, type SandboxResult } from "../interpreter/execute.js";
 import type { UpstreamConnection } from "../upstream/connection.js";
-import { buildHosts } from "./bridge.js";
+import { type BeforeCall, buildHosts } from "./bridge.js";
 import type { Catalog, CatalogServer, CatalogTool } from "./catalog.js";
 import type { MediaCodecs } from "./media.js";
 import { ToolSearch } from "./search.js";
@@ -234,6 +234,8 @@ export interface ExecuteToolCodeContext {
   limits: Limits;
   codecs: MediaCodecs;
   skipValidation?: ReadonlySet<string>;
+  /** Runs before every nested call is authorized (plugins): may rewrite or refuse it. */
+  beforeCall?: BeforeCall;
   signal?: AbortSignal;
 }
 
@@ -247,6 +249,7 @@ export async function executeToolCode(code: string, context: ExecuteToolCodeCont
     limits: context.limits,
     codecs: context.codecs,
     skipValidation: context.skipValidation,
+    beforeCall: context.beforeCall,
   });
   const result = await execute(typeof code === "string" ? code : "", { hosts, limits: context.limits, signal: context.signal });
   return { text: formatExecution(result, context.catalog.servers.map((s) => s.name)), result };

@@ -3,6 +3,7 @@
 // limits, and where to listen. `"env.VAR"` strings read environment variables. Every problem is
 // reported with the JSON path of the field.
 import { readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { resolveLimits } from "../interpreter/budget.js";
 import { type ClientConfig, clientConfigsOf, ConfigError } from "../upstream/config.js";
 import { DEFAULT_SETTINGS, type GatewaySettings } from "./gateway.js";
@@ -19,6 +20,72 @@ export interface GatewayConfig {
   requireKey: boolean;
   /** `server.admin_token`: when set, every `/api/*` request must present it. */
   adminToken?: string;
+  /** `providers`: the OpenAI-compatible upstreams of agent mode (`/v1/chat/completions`). */
+  providers: ProviderConfig[];
+  /** `plugins`: modules exporting a pre-tool-call hook, in the order they run. */
+  plugins: string[];
+}
+
+/** One OpenAI-compatible provider (SPEC §7). The key is the gateway's, never the client's. */
+export interface ProviderConfig {
+  /** What a request's `model` names before the slash: `openai/gpt-4o`. */
+  name: string;
+  /** The API root, ending before `/chat/completions` (e.g. `https://api.openai.com/v1`). */
+  base_url: string;
+  api_key?: string;
+  /** Extra headers sent with every request. */
+  headers: Record<string, string>;
+  /** How long one provider request may take. */
+  timeout_seconds: number;
+}
+
+const PROVIDER_FIELDS = new Set(["name", "base_url", "api_key", "headers", "timeout_seconds"]);
+
+/** Checks `providers` (after env.VAR expansion). */
+export function parseProviders(raw: unknown, at = "providers"): ProviderConfig[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new ConfigError(at, "must be a list of providers");
+  const seen = new Set<string>();
+  return raw.map((entry, i) => {
+    const here = `${at}[${i}]`;
+    if (entry === undefined || entry === null) throw new ConfigError(here, "must be an object");
+    const p = object(entry, here);
+    for (const key of Object.keys(p)) if (!PROVIDER_FIELDS.has(key)) throw new ConfigError(`${here}.${key}`, "unknown field");
+    if (typeof p.name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(p.name)) {
+      throw new ConfigError(`${here}.name`, "must be a non-empty name of letters, digits, '_', '-' or '.' (it is the part of `model` before the slash)");
+    }
+    if (seen.has(p.name)) throw new ConfigError(`${here}.name`, `'${p.name}' is listed twice`);
+    seen.add(p.name);
+    let url: URL | null = null;
+    try {
+      url = typeof p.base_url === "string" ? new URL(p.base_url) : null;
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) throw new ConfigError(`${here}.base_url`, "must be an http(s) URL such as https://api.openai.com/v1");
+    if (p.api_key !== undefined && typeof p.api_key !== "string") throw new ConfigError(`${here}.api_key`, 'must be a string (e.g. "env.OPENAI_API_KEY")');
+    const headers = object(p.headers, `${here}.headers`);
+    for (const [k, v] of Object.entries(headers)) if (typeof v !== "string") throw new ConfigError(`${here}.headers.${k}`, "must be a string");
+    const timeout = p.timeout_seconds ?? 120;
+    if (typeof timeout !== "number" || !(timeout > 0)) throw new ConfigError(`${here}.timeout_seconds`, "must be a positive number of seconds");
+    return {
+      name: p.name,
+      base_url: (p.base_url as string).replace(/\/+$/, ""),
+      ...(p.api_key !== undefined ? { api_key: p.api_key as string } : {}),
+      headers: headers as Record<string, string>,
+      timeout_seconds: timeout,
+    };
+  });
+}
+
+/** Checks `plugins`: a list of module paths or package names. */
+export function parsePlugins(raw: unknown, at = "plugins"): string[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new ConfigError(at, 'must be a list of module paths, e.g. ["./plugins/audit.js"]');
+  return raw.map((p, i) => {
+    if (typeof p !== "string" || p.trim() === "") throw new ConfigError(`${at}[${i}]`, "must be a module path or package name");
+    return p;
+  });
 }
 
 /** Replaces every `"env.NAME"` string by that environment variable (a missing one is an error). */
@@ -92,6 +159,8 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     port: port as number,
     keys: parseVirtualKeys(governance.virtual_keys),
     requireKey,
+    providers: parseProviders(root.providers),
+    plugins: parsePlugins(root.plugins),
     ...(adminToken !== undefined ? { adminToken: adminToken as string } : {}),
   };
 }
@@ -110,5 +179,9 @@ export function loadGatewayConfig(path: string, env: NodeJS.ProcessEnv = process
   } catch (e) {
     throw new ConfigError(path, `is not valid JSON: ${(e as Error).message}`);
   }
-  return parseGatewayConfig(raw, env);
+  const config = parseGatewayConfig(raw, env);
+  // A relative plugin path is relative to the config file; a bare name is a package.
+  const base = dirname(path);
+  config.plugins = config.plugins.map((p) => (p.startsWith(".") && !isAbsolute(p) ? resolve(base, p) : p));
+  return config;
 }

@@ -3,6 +3,7 @@
 // Both faces (MCP and the HTTP API) call into this; it knows nothing of HTTP.
 import { EventEmitter } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { BeforeCall, OutgoingCall } from "../codemode/bridge.js";
 import { type Catalog, catalogOf } from "../codemode/catalog.js";
 import { defaultCodecs, type MediaCodecs } from "../codemode/media.js";
 import {
@@ -68,11 +69,38 @@ export class UnknownToolError extends Error {}
 /** A tool the gateway serves but the caller's virtual key does not grant (403, naming the tool). */
 export class ToolNotGrantedError extends Error {}
 
+/** A direct call refused by a pre-tool-call hook (a plugin), with its reason. */
+export class ToolDeniedError extends Error {}
+
+/** An unattended direct call to a tool outside its client's tools_to_auto_execute: it needs a person's approval. */
+export class NeedsApprovalError extends Error {}
+
+export interface CallOptions {
+  /**
+   * Run by an agent loop with nobody watching: every tool reached, directly or from a script,
+   * must be in its client's tools_to_auto_execute (SPEC §7). Otherwise tools_to_execute applies.
+   */
+  unattended?: boolean;
+}
+
+/** What a pre-tool-call hook is told about a call: the call, who makes it, and how. */
+export interface ToolCallContext extends OutgoingCall {
+  /** The virtual key's name ("-" without one). */
+  caller: string;
+  via: "direct" | "script";
+  unattended: boolean;
+}
+
+/** Runs before every tool call is authorized (plugins, SPEC §7): the call to make, or why it is refused. */
+export type PreToolCallHook = (call: ToolCallContext) => Promise<OutgoingCall | { deny: string }>;
+
 export class Gateway extends EventEmitter {
   readonly manager = new UpstreamManager();
   private readonly configs = new Map<string, ClientConfig>();
   private current: GatewaySettings;
   readonly codecs: MediaCodecs = defaultCodecs();
+  /** Plugins' pre-tool-call hook, applied to direct calls and to every call a script makes. */
+  preToolCall: PreToolCallHook | null = null;
   /** Aborted by close(): every call still running is cancelled, so shutdown never waits on a script. */
   private readonly stopping = new AbortController();
 
@@ -134,6 +162,12 @@ export class Gateway extends EventEmitter {
     return grant !== undefined && listAllows(grant, tool);
   }
 
+  /** Is `tool` of `client` in the client's tools_to_auto_execute (may an agent loop run it unattended)? */
+  autoExecutable(client: string, tool: string): boolean {
+    const config = this.configs.get(client);
+    return config !== undefined && listAllows(config.tools_to_auto_execute, tool);
+  }
+
   /** The code-mode servers and tools the caller may see. */
   catalogFor(caller: Caller): Catalog {
     const codeMode = this.manager.list().filter((c) => c.config.is_code_mode_client && c.state === "connected");
@@ -184,11 +218,11 @@ export class Gateway extends EventEmitter {
   // ---------------------------------------------------------------- calls
 
   /** Calls a meta-tool or a direct tool for `caller`. Throws UnknownToolError for what it cannot see. */
-  async callTool(name: string, args: Record<string, unknown>, caller: Caller, requestSignal?: AbortSignal): Promise<ToolOutcome> {
+  async callTool(name: string, args: Record<string, unknown>, caller: Caller, requestSignal?: AbortSignal, options: CallOptions = {}): Promise<ToolOutcome> {
     if (this.stopping.signal.aborted) throw new Error("the gateway is shutting down");
     const signal = requestSignal ? AbortSignal.any([requestSignal, this.stopping.signal]) : this.stopping.signal;
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
-      return this.callMetaTool(name as MetaToolName, args, caller, signal);
+      return this.callMetaTool(name as MetaToolName, args, caller, signal, options.unattended === true);
     }
     const dash = name.indexOf("-");
     const client = dash > 0 ? name.slice(0, dash) : "";
@@ -198,12 +232,33 @@ export class Gateway extends EventEmitter {
       throw new UnknownToolError(`unknown tool '${name}'`);
     }
     if (!this.permitted(UNRESTRICTED, client, tool)) throw new UnknownToolError(`unknown tool '${name}'`);
-    if (!this.permitted(caller, client, tool)) throw new ToolNotGrantedError(`tool '${name}' is not granted to this virtual key`);
-    const result = await connection.callTool(tool, args, this.current.limits.tool_execution_timeout * 1000, signal);
+    let call: OutgoingCall = { server: client, tool, arguments: args };
+    if (this.preToolCall) {
+      const decision = await this.preToolCall({ ...call, caller: caller.label, via: "direct", unattended: options.unattended === true });
+      if ("deny" in decision) throw new ToolDeniedError(`tool '${name}' was refused by a plugin: ${decision.deny}`);
+      if (decision.tool !== tool && !(connection.tools.some((t) => t.name === decision.tool) && this.permitted(UNRESTRICTED, client, decision.tool))) {
+        throw new UnknownToolError(`a plugin rewrote '${name}' to '${client}-${decision.tool}', which is not a tool of '${client}'`);
+      }
+      call = decision;
+    }
+    // The name the hook chose is the one authorized.
+    const target = `${client}-${call.tool}`;
+    if (!this.permitted(caller, client, call.tool)) throw new ToolNotGrantedError(`tool '${target}' is not granted to this virtual key`);
+    if (options.unattended && !this.autoExecutable(client, call.tool)) {
+      throw new NeedsApprovalError(`tool '${target}' is not in tools_to_auto_execute: it needs approval`);
+    }
+    const result = await connection.callTool(call.tool, call.arguments, this.current.limits.tool_execution_timeout * 1000, signal);
     return { text: toolText(result), isError: result.isError === true };
   }
 
-  private async callMetaTool(name: MetaToolName, args: Record<string, unknown>, caller: Caller, signal?: AbortSignal): Promise<ToolOutcome> {
+  /** The hook for a script's nested calls, when there is one. */
+  private scriptHook(caller: Caller, unattended: boolean): BeforeCall | undefined {
+    const hook = this.preToolCall;
+    if (!hook) return undefined;
+    return (call) => hook({ ...call, caller: caller.label, via: "script", unattended });
+  }
+
+  private async callMetaTool(name: MetaToolName, args: Record<string, unknown>, caller: Caller, signal: AbortSignal, unattended: boolean): Promise<ToolOutcome> {
     const catalog = this.catalogFor(caller);
     const options = this.metaOptions();
     switch (name) {
@@ -219,7 +274,14 @@ export class Gateway extends EventEmitter {
         const { text, result } = await executeToolCode(String(args.code ?? ""), {
           catalog,
           connections: this.manager.list(),
-          authorize: (server, tool) => (this.permitted(caller, server, tool) ? null : `tool '${server}.${tool}' is not granted to this virtual key`),
+          authorize: (server, tool) => {
+            if (!this.permitted(caller, server, tool)) return `tool '${server}.${tool}' is not granted to this virtual key`;
+            if (unattended && !this.autoExecutable(server, tool)) {
+              return `tool '${server}.${tool}' is not in tools_to_auto_execute, so it cannot run unattended; it needs approval (run the script through /v1/mcp/tool/execute)`;
+            }
+            return null;
+          },
+          beforeCall: this.scriptHook(caller, unattended),
           bindable: (server, tool) => this.permitted(UNRESTRICTED, server, tool),
           limits: this.current.limits,
           codecs: this.codecs,
