@@ -28,6 +28,19 @@ const chatBody = {
   required: ["model", "messages"],
 } as const;
 
+const errorSchema = {
+  type: "object",
+  properties: { error: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } },
+  required: ["error"],
+} as const;
+
+// A chat completion passes through as the provider wrote it (with `approval_required` when calls wait).
+const chatResponse = {
+  200: { type: "object", properties: { choices: { type: "array" } }, required: ["choices"], additionalProperties: true },
+  "4xx": errorSchema,
+  "5xx": errorSchema,
+} as const;
+
 type ChatBody = { model: string; messages: ChatMessage[]; tools?: Record<string, unknown>[]; stream?: boolean; n?: number } & Record<string, unknown>;
 
 export function registerAgentRoutes(
@@ -39,7 +52,7 @@ export function registerAgentRoutes(
   const providers = options.providers ?? [];
   app.post<{ Body: ChatBody }>(
     "/v1/chat/completions",
-    { bodyLimit: 16 * 1024 * 1024, schema: { body: chatBody } },
+    { bodyLimit: 16 * 1024 * 1024, schema: { body: chatBody, response: chatResponse } },
     async (request, reply) => {
       const body = request.body;
       if (body.stream === true) throw new AgentRequestError("stream: true is not supported in agent mode yet; send \"stream\": false");
