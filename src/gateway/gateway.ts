@@ -237,7 +237,7 @@ export class Gateway extends EventEmitter {
       const decision = await this.preToolCall({ ...call, caller: caller.label, via: "direct", unattended: options.unattended === true });
       if ("deny" in decision) throw new ToolDeniedError(`tool '${name}' was refused by a plugin: ${decision.deny}`);
       if (decision.tool !== tool && !(connection.tools.some((t) => t.name === decision.tool) && this.permitted(UNRESTRICTED, client, decision.tool))) {
-        throw new UnknownToolError(`a plugin rewrote '${name}' to '${client}-${decision.tool}', which is not a tool of '${client}'`);
+        throw new ToolDeniedError(`a plugin rewrote '${name}' to '${client}-${decision.tool}', which is not a tool of '${client}'`);
       }
       call = decision;
     }

@@ -358,6 +358,14 @@ describe("plugins", () => {
     expect(body.content).toContain(`PermissionError: edge.echo() was refused by a plugin: plugin ${PLUGIN} failed: the plugin broke`);
   });
 
+  it("refuses a call the plugin rewrote to a tool the server does not have", async () => {
+    const script = await post("/v1/mcp/tool/execute", toolCall("executeToolCode", { code: "RESULT = edge.echo(text='ghost')" }));
+    expect(script.body.content).toContain("PermissionError: a plugin rewrote edge.echo() to 'no_such_tool', which is not a tool of 'edge'");
+    const direct = await post("/v1/mcp/tool/execute", toolCall("plain-echo", { text: "ghost" }));
+    expect(direct.status).toBe(403);
+    expect(direct.body.error.message).toBe("a plugin rewrote 'plain-echo' to 'plain-no_such_tool', which is not a tool of 'plain'");
+  });
+
   it("reports a module that cannot be loaded or exports no hook, naming it", async () => {
     await expect(loadPlugins(["/nonexistent/plugin.js"])).rejects.toThrow(PluginError);
     await expect(loadPlugins(["/nonexistent/plugin.js"])).rejects.toThrow("plugins[0] (/nonexistent/plugin.js) cannot be loaded");
