@@ -26,7 +26,7 @@ export interface AgentRun {
   signal?: AbortSignal;
 }
 
-/** Why a tool call goes back to the caller instead of running. */
+/** A call runs now (with its arguments, or only an error to report), or goes back to the caller, saying why. */
 type Decision = { run: true; args: Record<string, unknown> } | { run: false; reason: string } | { run: true; error: string };
 
 interface Pending {
