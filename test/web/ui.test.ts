@@ -194,6 +194,9 @@ describe("the web UI", () => {
     await page.goto(`${base}/#/logs`);
     await page.waitForSelector("#logs tr.entry");
     expect(await page.locator("#logs tr.entry").count()).toBe(3);
+    await page.click("#logs tr.entry >> nth=1");
+    expect(await page.textContent("#logs tr.details >> nth=1")).toContain("edge.echo");
+    await shot("logs");
     await page.selectOption("#log-filters select[name=outcome]", "error");
     await expect.poll(() => page.locator("#logs tr.entry").count()).toBe(2);
     await page.fill("#log-filters input[name=key]", "echo_only");
@@ -202,8 +205,6 @@ describe("the web UI", () => {
     await page.fill("#log-filters input[name=key]", "");
     await page.selectOption("#log-filters select[name=outcome]", "ok");
     await expect.poll(() => page.locator("#logs tr.entry").count()).toBe(1);
-    await page.click("#logs tr.entry");
-    expect(await page.textContent("#logs tr.details")).toContain("edge.echo");
-    await shot("logs");
+    expect(await page.textContent("#logs tr.entry")).toContain("executeToolCode");
   });
 });

@@ -78,9 +78,19 @@ export function showError(form: Element, message: string): void {
     }
   }
   const box = best?.querySelector(".error") ?? form.querySelector(".form-error");
-  if (best) best.classList.add("invalid");
-  if (box) box.textContent = message;
+  if (box) box.textContent = best ? besideField(message, bestKey) : message;
   else alert(message);
+  if (best) {
+    best.classList.add("invalid");
+    best.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/** A message shown beside its field needs no full path: "name: x" -> "x", "a.b.max_steps must" -> "max_steps must". */
+function besideField(message: string, key: string): string {
+  const rest = message.slice(key.length);
+  if (rest.startsWith(": ")) return rest.slice(2);
+  return key.split(".").pop()! + rest;
 }
 
 /** A text input that accepts a list, one entry per line. */

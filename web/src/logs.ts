@@ -41,9 +41,9 @@ export function logsPage(root: HTMLElement): () => void {
         void load();
       },
     },
-    tool,
-    key,
-    outcome,
+    h("label", "Tool", tool),
+    h("label", "Virtual key", key),
+    h("label.narrow", "Outcome", outcome),
     h("button.primary", { type: "submit" }, "Filter"),
   );
   outcome.addEventListener("change", () => filters.requestSubmit());
@@ -78,7 +78,7 @@ function row(e: LogEntry): HTMLElement[] {
   const main = h(
     "tr.entry",
     { onclick: () => (details.hidden = !details.hidden), title: "Show its tool calls" },
-    h("td", new Date(e.time).toLocaleString()),
+    h("td.time", { title: e.time }, localTime(e.time)),
     h("td", e.key),
     h("td", h("code", e.tool)),
     h("td", h(`span.pill.${e.outcome === "ok" ? "on" : "off"}`, e.outcome)),
@@ -87,4 +87,11 @@ function row(e: LogEntry): HTMLElement[] {
     h("td", e.error ? `${e.error.type}: ${e.error.message}${e.error.line !== null ? ` (line ${e.error.line})` : ""}` : ""),
   );
   return [main, details];
+}
+
+/** "2026-11-30 01:32:29" in the browser's time zone. */
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }

@@ -156,7 +156,7 @@ function renderExecution(x: Execution, source: string): HTMLElement {
     h(
       `div.outcome.${ok ? "ok" : "bad"}#pg-outcome`,
       ok ? "Completed" : `${x.error!.type}`,
-      h("span.hint", ` in ${formatDuration(x.duration_seconds)}, ${x.stats.steps.toLocaleString("en")} steps, ${x.tool_calls.length} tool call${x.tool_calls.length === 1 ? "" : "s"}`),
+      h("span.hint", ` in ${formatDuration(x.duration_seconds)}, ${x.stats.steps.toLocaleString("en")} step${x.stats.steps === 1 ? "" : "s"}, ${x.tool_calls.length} tool call${x.tool_calls.length === 1 ? "" : "s"}`),
     ),
     x.error
       ? h(
