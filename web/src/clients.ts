@@ -7,12 +7,18 @@ import { toolPicker } from "./tool-picker";
 export function clientsPage(root: HTMLElement): () => void {
   const body = h("tbody");
   const status = h("div.form-error");
+  let busy = false;
   const refresh = async () => {
+    // The poll skips a beat while an answer (or the admin token) is still awaited.
+    if (busy) return;
+    busy = true;
     try {
       const { clients } = await api<{ clients: Client[] }>("GET", "/api/mcp/clients");
       fill(body, clients.length ? clients.map((c) => row(c, refresh, status)) : h("tr", h("td.empty", { colSpan: 6 }, "No clients yet: add one.")));
     } catch (e) {
       status.textContent = (e as Error).message;
+    } finally {
+      busy = false;
     }
   };
   fill(
@@ -60,7 +66,7 @@ function row(c: Client, refresh: () => Promise<void>, status: HTMLElement): HTML
     h("td.num.tools", String(c.tools.length)),
     h("td.code-mode", h(`span.pill.${c.is_code_mode_client ? "on" : "off"}`, c.is_code_mode_client ? "on" : "off")),
     h(
-      "td.actions",
+      "td.row-actions",
       act("Edit", async () => editClient(c, refresh)),
       act("Reconnect", () => api("POST", `/api/mcp/client/${encodeURIComponent(c.id)}/reconnect`)),
       act("Delete", async () => {
@@ -87,7 +93,7 @@ function editClient(client: Client | null, refresh: () => Promise<void>): void {
   const name = h("input", { type: "text", name: "name", value: client?.name ?? "", placeholder: "e.g. github", autocomplete: "off" });
   const type = h("select", { name: "connection_type", disabled: !adding }, ["http", "sse", "stdio"].map((t) => h("option", { value: t, selected: client?.connection_type === t }, t)));
   const url = h("input", { type: "text", name: "connection_string", value: client?.connection_string ?? "", placeholder: "http://127.0.0.1:3001/mcp", disabled: !adding });
-  const headers = h("textarea", { name: "headers", rows: 2, placeholder: "Authorization: Bearer ...", disabled: !adding });
+  const headers = h("textarea", { name: "headers", rows: 2, placeholder: adding ? "Authorization: Bearer ..." : "leave empty to keep the current ones" });
   const command = h("input", { type: "text", name: "command", value: client?.stdio_config?.command ?? "", placeholder: "npx", disabled: !adding });
   const args = h("textarea", { name: "args", rows: 3, placeholder: "one argument per line", disabled: !adding }, (client?.stdio_config?.args ?? []).join("\n"));
   const env = h("textarea", { name: "env", rows: 2, placeholder: "KEY=value, one per line", disabled: !adding });
@@ -101,7 +107,14 @@ function editClient(client: Client | null, refresh: () => Promise<void>): void {
   const httpFields = h(
     "div",
     field("URL", "connection_string", url),
-    adding ? field("Headers", "headers", headers, "Name: value, one per line; stored, never shown again") : client?.header_keys.length ? h("p.hint", `Headers: ${client.header_keys.join(", ")}`) : null,
+    field(
+      "Headers",
+      "headers",
+      headers,
+      adding || !client?.header_keys.length
+        ? "Name: value, one per line; stored, never shown again"
+        : `Set now: ${client.header_keys.join(", ")}. Lines typed here replace them all.`,
+    ),
   );
   const stdioFields = h(
     "div",
@@ -151,7 +164,10 @@ function editClient(client: Client | null, refresh: () => Promise<void>): void {
         body.connection_string = url.value.trim();
         body.headers = pairs(headers.value, ":");
       }
-    } else body.disabled = disabled.checked;
+    } else {
+      body.disabled = disabled.checked;
+      if (headers.value.trim() !== "") body.headers = pairs(headers.value, ":");
+    }
     try {
       if (adding) await api("POST", "/api/mcp/client", body);
       else await api("PUT", `/api/mcp/client/${encodeURIComponent(client.id)}`, body);

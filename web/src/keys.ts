@@ -53,7 +53,7 @@ function row(k: VirtualKey, refresh: () => Promise<void>, status: HTMLElement): 
     h("td", h(`span.pill.${k.is_active ? "on" : "off"}`, k.is_active ? "active" : "revoked")),
     h("td", k.mcp_configs.length ? k.mcp_configs.map((g) => h("div", h("strong", g.client_name), ": ", g.tools_to_execute.join(", ") || "(none)")) : h("span.hint", "no tools")),
     h(
-      "td.actions",
+      "td.row-actions",
       act("Edit", () => editKey(k, refresh)),
       k.is_active ? act("Revoke", () => api("PUT", path, { is_active: false })) : act("Activate", () => api("PUT", path, { is_active: true })),
       act("Delete", async () => {

@@ -23,7 +23,8 @@ function valueOf(text: string): unknown {
 export function settingsPage(root: HTMLElement): () => void {
   const status = h("div.status");
   const form = h("form.settings#settings-form", h("div.form-error", { role: "alert" }));
-  fill(root, h("div.page-head", h("h1", "Code mode")), h("p.lead", "Applied to every execution that starts after saving; running ones keep the settings they began with."), status, form);
+  const failed = h("div.form-error");
+  fill(root, h("div.page-head", h("h1", "Code mode")), h("p.lead", "Applied to every execution that starts after saving; running ones keep the settings they began with."), failed, form);
 
   void (async () => {
     let defaults: { limits: Limits; binding_level: string };
@@ -31,7 +32,7 @@ export function settingsPage(root: HTMLElement): () => void {
     try {
       [defaults, current] = await Promise.all([api<{ limits: Limits; binding_level: string }>("GET", "/api/ui/defaults"), api<ClientConfigView>("GET", "/api/config")]);
     } catch (e) {
-      status.textContent = (e as Error).message;
+      failed.textContent = (e as Error).message;
       return;
     }
     const config = current.client_config;
@@ -109,6 +110,7 @@ export function settingsPage(root: HTMLElement): () => void {
           },
           "Clear all (defaults)",
         ),
+        status,
       ),
     );
     form.addEventListener("submit", async (e) => {
