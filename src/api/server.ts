@@ -31,6 +31,7 @@ import {
 import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";
 import { type ClientConfig, ConfigError, parseClientConfig } from "../upstream/config.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
+import { registerWeb } from "./web.js";
 
 export interface ServerOptions extends AgentRouteOptions {
   logger?: boolean;
@@ -794,8 +795,11 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
     detachLog();
   });
 
+  const pageRoutes = registerWeb(app, gateway, keys);
+
   app.addHook("onRequest", async (request, reply) => {
     const route = routeOf(request);
+    if (pageRoutes.has(route)) return;
     if (isAdminRoute(route)) {
       if (adminToken !== undefined && !presentsAdminToken(request, adminToken)) {
         return refuse(reply, "admin", "this route needs the admin token: send it as Authorization: Bearer <token> or in the x-admin-token header");
