@@ -20,16 +20,18 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { UNRESTRICTED } from "../src/gateway/gateway.js";
-import { edgeClients, ms, postToolCall, QUICK, runScript, startGateway, toolCallBody, WRITE } from "./harness.js";
+import { type BenchGateway, edgeClients, ms, postToolCall, QUICK, runScript, startGateway, toolCallBody, WRITE } from "./harness.js";
 import { median, writeSection } from "./results.js";
 
 const GATEWAY_CLI = fileURLToPath(new URL("../src/cli/gateway.js", import.meta.url));
 const SERVE = fileURLToPath(new URL("./serve.js", import.meta.url));
-const LOAD_SECONDS = QUICK ? 3 : 10;
+const LOAD_SECONDS = QUICK ? 1.5 : 10;
+const WARMUP = QUICK ? "500ms" : "1s";
 const CONNECTIONS = 50;
 const HEAVY_SCRIPTS = 8;
 const BLOCKED = 1000;
-const HOLD_MS = QUICK ? 8000 : 15000;
+const HOLD_MS = QUICK ? 4000 : 15000;
+const IDLE_MS = QUICK ? 500 : 1000;
 
 // ------------------------------------------------------------------ load
 
@@ -113,7 +115,7 @@ async function load(store: boolean): Promise<LoadRow[]> {
         body: toolCallBody("executeToolCode", { code }),
         connections: CONNECTIONS,
       };
-      await autocannon({ ...options, duration: 1 }); // warm-up, not reported
+      await autocannon({ ...options, duration: WARMUP }); // not reported
       rows.push({ label, result: await autocannon({ ...options, duration: LOAD_SECONDS }) });
     }
     return rows;
@@ -127,7 +129,7 @@ async function load(store: boolean): Promise<LoadRow[]> {
 
 // About 900,000 of the default 1,000,000 steps: as heavy as a script may be under the default limits.
 const HEAVY = ["total = 0", "for i in range(450000):", "    total += (i * i) % 7", "RESULT = total"].join("\n");
-const HEAVY_ROUNDS = QUICK ? 2 : 6;
+const HEAVY_ROUNDS = QUICK ? 1 : 6;
 
 interface Delay {
   p50: number;
@@ -149,62 +151,57 @@ interface Fairness {
   healthDuring: number[];
 }
 
-async function fairness(): Promise<Fairness> {
-  const bench = await startGateway();
-  try {
-    const { url } = bench;
-    for (let i = 0; i < 3; i++) await postToolCall(url, "executeToolCode", { code: HEAVY }); // warm-up
-    const histogram = monitorEventLoopDelay({ resolution: 1 });
-    histogram.enable();
-    await new Promise((r) => setTimeout(r, 1000));
-    histogram.disable();
-    const idle = delayOf(histogram);
+async function fairness(bench: BenchGateway): Promise<Fairness> {
+  const { url } = bench;
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) await postToolCall(url, "executeToolCode", { code: HEAVY }); // warm-up
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  histogram.disable();
+  const idle = delayOf(histogram);
 
-    histogram.reset();
-    histogram.enable();
-    const alone: number[] = [];
-    for (let i = 0; i < HEAVY_ROUNDS; i++) {
-      const start = performance.now();
-      const text = await postToolCall(url, "executeToolCode", { code: HEAVY });
-      if (!text.includes("Execution completed successfully.")) throw new Error(`the heavy script failed:\n${text}`);
-      alone.push(performance.now() - start);
-    }
-    histogram.disable();
-    const single = delayOf(histogram);
-
-    histogram.reset();
-    histogram.enable();
-    let running = true;
-    const healthDuring: number[] = [];
-    // A cheap request goes on being answered while the heavy scripts run.
-    const pinger = (async () => {
-      while (running) {
-        const start = performance.now();
-        await (await fetch(`${url}/health`)).text();
-        healthDuring.push(performance.now() - start);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    })();
-    const together: number[] = [];
-    for (let round = 0; round < HEAVY_ROUNDS; round++) {
-      together.push(
-        ...(await Promise.all(
-          Array.from({ length: HEAVY_SCRIPTS }, async () => {
-            const start = performance.now();
-            const text = await postToolCall(url, "executeToolCode", { code: HEAVY });
-            if (!text.includes("Execution completed successfully.")) throw new Error(`the heavy script failed:\n${text}`);
-            return performance.now() - start;
-          }),
-        )),
-      );
-    }
-    histogram.disable();
-    running = false;
-    await pinger;
-    return { idle, single, busy: delayOf(histogram), alone: median(alone), together, healthDuring };
-  } finally {
-    await bench.close();
+  histogram.reset();
+  histogram.enable();
+  const alone: number[] = [];
+  for (let i = 0; i < HEAVY_ROUNDS; i++) {
+    const start = performance.now();
+    const text = await postToolCall(url, "executeToolCode", { code: HEAVY });
+    if (!text.includes("Execution completed successfully.")) throw new Error(`the heavy script failed:\n${text}`);
+    alone.push(performance.now() - start);
   }
+  histogram.disable();
+  const single = delayOf(histogram);
+
+  histogram.reset();
+  histogram.enable();
+  let running = true;
+  const healthDuring: number[] = [];
+  // A cheap request goes on being answered while the heavy scripts run.
+  const pinger = (async () => {
+    while (running) {
+      const start = performance.now();
+      await (await fetch(`${url}/health`)).text();
+      healthDuring.push(performance.now() - start);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  const together: number[] = [];
+  for (let round = 0; round < HEAVY_ROUNDS; round++) {
+    together.push(
+      ...(await Promise.all(
+        Array.from({ length: HEAVY_SCRIPTS }, async () => {
+          const start = performance.now();
+          const text = await postToolCall(url, "executeToolCode", { code: HEAVY });
+          if (!text.includes("Execution completed successfully.")) throw new Error(`the heavy script failed:\n${text}`);
+          return performance.now() - start;
+        }),
+      )),
+    );
+  }
+  histogram.disable();
+  running = false;
+  await pinger;
+  return { idle, single, busy: delayOf(histogram), alone: median(alone), together, healthDuring };
 }
 
 // ------------------------------------------------------------------ memory
@@ -227,41 +224,36 @@ interface Memory {
   startMs: number;
 }
 
-async function memory(): Promise<Memory> {
-  const bench = await startGateway();
-  try {
-    const { gateway } = bench;
-    for (let i = 0; i < 50; i++) await runScript(gateway, "RESULT = edge.slow(ms=0, id='warm')");
-    await runScript(gateway, "edge.reset_inflight()");
-    const before = heapAfterGc();
+async function memory(bench: BenchGateway): Promise<Memory> {
+  const { gateway } = bench;
+  for (let i = 0; i < 50; i++) await runScript(gateway, "RESULT = edge.slow(ms=0, id='warm')");
+  await runScript(gateway, "edge.reset_inflight()");
+  const before = heapAfterGc();
 
-    let completed = 0;
-    let failed = 0;
-    const start = performance.now();
-    const runs = Array.from({ length: BLOCKED }, (_, i) =>
-      gateway.callTool("executeToolCode", { code: `RESULT = edge.slow(ms=${HOLD_MS}, id='${i}')` }, UNRESTRICTED, new AbortController().signal).then((outcome) => {
-        completed++;
-        if (outcome.isError) failed++;
-      }),
-    );
-    // The edge-server counts the `slow` calls it holds; wait until it holds all of them.
-    let inflight = 0;
-    while (performance.now() - start < HOLD_MS) {
-      const text = await runScript(gateway, "RESULT = edge.inflight_max()['max']");
-      inflight = Number(/Return value:\n(\d+)/.exec(text)?.[1] ?? 0);
-      if (inflight >= BLOCKED) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const startMs = performance.now() - start;
-    const completedEarly = completed;
-    const blocked = heapAfterGc();
-    await Promise.all(runs);
-    if (failed) throw new Error(`${failed} of the blocked executions failed`);
-    const after = heapAfterGc();
-    return { before, blocked, after, inflight, completedEarly, startMs };
-  } finally {
-    await bench.close();
+  let completed = 0;
+  let failed = 0;
+  const start = performance.now();
+  const runs = Array.from({ length: BLOCKED }, (_, i) =>
+    gateway.callTool("executeToolCode", { code: `RESULT = edge.slow(ms=${HOLD_MS}, id='${i}')` }, UNRESTRICTED, new AbortController().signal).then((outcome) => {
+      completed++;
+      if (outcome.isError) failed++;
+    }),
+  );
+  // The edge-server counts the `slow` calls it holds; wait until it holds all of them.
+  let inflight = 0;
+  while (performance.now() - start < HOLD_MS) {
+    const text = await runScript(gateway, "RESULT = edge.inflight_max()['max']");
+    inflight = Number(/Return value:\n(\d+)/.exec(text)?.[1] ?? 0);
+    if (inflight >= BLOCKED) break;
+    await new Promise((r) => setTimeout(r, 100));
   }
+  const startMs = performance.now() - start;
+  const completedEarly = completed;
+  const blocked = heapAfterGc();
+  await Promise.all(runs);
+  if (failed) throw new Error(`${failed} of the blocked executions failed`);
+  const after = heapAfterGc();
+  return { before, blocked, after, inflight, completedEarly, startMs };
 }
 
 // ------------------------------------------------------------------ report
@@ -270,8 +262,16 @@ const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
 
 async function main(): Promise<void> {
   const loadRows = [...(await load(true)), ...(await load(false))];
-  const fair = await fairness();
-  const mem = await memory();
+  // Fairness, then memory, on one gateway in this process.
+  const bench = await startGateway();
+  let fair: Fairness;
+  let mem: Memory;
+  try {
+    fair = await fairness(bench);
+    mem = await memory(bench);
+  } finally {
+    await bench.close();
+  }
 
   const loadTable = [
     `| ${CONNECTIONS} connections, ${LOAD_SECONDS} s | requests/s (mean) | requests | latency p50 | latency p99 | errors | non-2xx | timeouts |`,
@@ -285,7 +285,7 @@ async function main(): Promise<void> {
   const fairTable = [
     "| event-loop delay | p50 | p99 | max |",
     "|---|---:|---:|---:|",
-    `| idle gateway, 1 s | ${ms(fair.idle.p50)} | ${ms(fair.idle.p99)} | ${ms(fair.idle.max)} |`,
+    `| idle gateway, ${IDLE_MS / 1000} s | ${ms(fair.idle.p50)} | ${ms(fair.idle.p99)} | ${ms(fair.idle.max)} |`,
     `| 1 CPU-heavy script at a time, ${HEAVY_ROUNDS} in a row | ${ms(fair.single.p50)} | ${ms(fair.single.p99)} | ${ms(fair.single.max)} |`,
     `| ${HEAVY_SCRIPTS} CPU-heavy scripts at once | ${ms(fair.busy.p50)} | ${ms(fair.busy.p99)} | ${ms(fair.busy.max)} |`,
   ].join("\n");
@@ -297,7 +297,7 @@ async function main(): Promise<void> {
     "",
     loadTable,
     "",
-    "Scripts `RESULT = 1 + 1` and `RESULT = edge.add(a=1, b=2)` as chat tool calls, after a 1 s warm-up, autocannon " +
+    `Scripts \`RESULT = 1 + 1\` and \`RESULT = edge.add(a=1, b=2)\` as chat tool calls, after a ${WARMUP} warm-up, autocannon ` +
       "in this process, the gateway in another on 127.0.0.1. \"CLI, SQLite log\" is the real gateway process " +
       "(`dist/src/cli/gateway.js`), whose store writes every execution to the log table in its own transaction " +
       "(WAL, synchronous = FULL) before answering; \"no store\" is the same Gateway + buildServer with the execution " +
