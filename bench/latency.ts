@@ -88,9 +88,11 @@ async function main(): Promise<void> {
     "",
     `- Gateway overhead of a 0-call script: **${ms(overhead)}** median over HTTP (the script's round trip minus the ` +
       `\`/health\` round trip on the same connection pool), **${ms(m("script, 0 tool calls, in-process (no HTTP)"))}** ` +
-      `in-process (Gateway.callTool: catalog, bridge, parse, run, format). Target: under 1 ms.`,
+      `in-process (Gateway.callTool: catalog, bridge, parse, run, format). Target: under 1 ms: ` +
+      `**${overhead < 1 ? "met" : "missed"}**.`,
     `- A 10-call script against 10 sequential classic round trips: **${tenVsClassic.toFixed(2)}×** faster ` +
-      `(${ms(m("script, 10 tool calls"))} vs ${ms(m("10 sequential classic calls"))}). Target: faster. The classic figure ` +
+      `(${ms(m("script, 10 tool calls"))} vs ${ms(m("10 sequential classic calls"))}). Target: faster: ` +
+      `**${tenVsClassic > 1 ? "met" : "missed"}**. The classic figure ` +
       "leaves out the model: a real classic client also waits for one model turn between calls, which this does not count.",
     `- A fresh \`python3\` process costs **${ms(median(pythonTimes))}** median before the script does anything: ` +
       `${(median(pythonTimes) / m("script, 0 tool calls")).toFixed(0)}× a whole 0-call execution through the gateway.`,

@@ -223,6 +223,7 @@ async function main(): Promise<void> {
     byRound.set(round, rows);
   }
 
+  const firstTasks = TASKS.filter((t) => t.round === 6).map((t) => t.id);
   const roundTable = [
     "| servers | tools | tasks | classic: tools array per turn | classic: input per task (median) | code mode, list + read: input per task (median) | code mode, search: input per task (median) | reduction, list + read | reduction, search | reference |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -238,7 +239,6 @@ async function main(): Promise<void> {
   ].join("\n");
 
   // The same tasks (the 10 of the first round) as servers are added.
-  const firstTasks = TASKS.filter((t) => t.round === 6).map((t) => t.id);
   const flatTable = [
     `| servers | classic: input per task (median) | code mode, list + read (median) | code mode, search (median) |`,
     "|---:|---:|---:|---:|",
@@ -261,6 +261,22 @@ async function main(): Promise<void> {
   const found = sum(all.map((r) => r.found));
   const wanted = sum(all.map((r) => r.tools));
 
+  const reductions = ROUNDS.map((round) => {
+    const rows = byRound.get(round)!;
+    const c = sum(rows.map((r) => r.classic));
+    return { round, read: 100 * (1 - sum(rows.map((r) => r.read)) / c), search: 100 * (1 - sum(rows.map((r) => r.search)) / c) };
+  });
+  const beats = reductions.every((r) => Math.min(r.read, r.search) > REFERENCE[r.round as (typeof ROUNDS)[number]].reduction);
+  const flat = (pick: (r: Measured) => number) => {
+    const at = (round: number) => median(byRound.get(round)!.filter((r) => firstTasks.includes(r.task.id)).map(pick));
+    return at(16) / at(6);
+  };
+  const verdict =
+    `Targets: a larger reduction than the reference at every round, **${beats ? "met" : "missed"}** (both ways of ` +
+    `discovering the tools); code-mode tokens per task flat as servers are added: for the same 10 tasks, 6 → 16 servers ` +
+    `multiplies the median by ${flat((r) => r.read).toFixed(2)} (list + read) and ${flat((r) => r.search).toFixed(2)} (search), ` +
+    `against ${flat((r) => r.classic).toFixed(2)} for classic. The code-mode growth is listToolFiles listing more servers ` +
+    "(list + read) and other, longer signatures among the 10 results (search).";
   const body = [
     "Input tokens per task (o200k_base, gpt-tokenizer), summed over the model turns of the task. Reduction = 1 − (code-mode " +
       "tokens of the round's tasks) ÷ (classic tokens of the same tasks).",
@@ -270,6 +286,8 @@ async function main(): Promise<void> {
     "The 10 tasks of the first round, measured again as servers are added (code mode should stay flat):",
     "",
     flatTable,
+    "",
+    verdict,
     "",
     "Every task at 16 servers (input tokens):",
     "",
