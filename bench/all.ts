@@ -66,7 +66,7 @@ const table = [
 const total = outcomes.reduce((t, o) => t + o.seconds, 0);
 writeSection(
   "bench:all",
-  "The last full run",
+  "Last run of every benchmark",
   QUICK ? "npm run bench:quick" : "npm run bench",
   `${table}\n\n${total.toFixed(0)} s in all, one bench at a time. Each bench's own section above or below has its figures, command and date.`,
 );

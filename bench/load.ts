@@ -318,7 +318,8 @@ async function main(): Promise<void> {
       "an execution gives the event loop back after 8 ms of work (src/interpreter/runtime.ts, TIME_SLICE_MS) through " +
       "setImmediate, so the runnable executions all resume in the same check phase and run one slice each before timers " +
       "and I/O are served again. A slice shared by all executions (one deadline per event-loop turn) would bound the " +
-      "delay by one slice whatever the number of scripts.",
+      "delay by one slice whatever the number of scripts. The idle row is the machine's own noise (other jobs share " +
+      "the 2 cores): it inflates every p99 and max here; the p50s show the trend.",
     "",
     "### Memory",
     "",

@@ -314,7 +314,9 @@ async function main(): Promise<void> {
       "(3 tokens of framing per message, 3 to prime the reply); a provider's own rendering of tool definitions differs " +
       "somewhat, the same way for both modes. The system prompt and the user's request are the same in both modes. " +
       "Not modelled: a script that fails and is rewritten, or a classic call that is retried; the model writing the script " +
-      "(its output tokens are in the last column). Token counts do not depend on the machine.",
+      "(its output tokens are in the last column). These are tokens in the context, not cost: a provider that caches a " +
+      "repeated prompt prefix bills it at a discount after the first turn, but the tools array still fills the context " +
+      "window at every turn. Token counts do not depend on the machine.",
   ].join("\n");
   console.log(body);
   if (process.argv.includes("--write")) {
