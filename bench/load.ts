@@ -1,0 +1,366 @@
+// Load, fairness and memory of script executions.
+//
+// - Load: autocannon (50 connections) against POST /v1/mcp/tool/execute of the real gateway
+//   process (dist/src/cli/gateway.js, its SQLite store and execution log included), once with a
+//   script that makes no tool call and once with a script that makes one, to the edge-server
+//   fixture over stdio. Requests per second, latency p50/p99, errors.
+// - Fairness: the event-loop delay (perf_hooks.monitorEventLoopDelay) of a gateway in this process
+//   while 8 CPU-heavy scripts run at once, next to the same gateway idle.
+// - Memory: the heap growth while 1,000 executions are blocked in a tool call at once (the
+//   edge-server's `slow`), after a forced GC, and after they have all finished.
+//
+//   npx tsc -p tsconfig.json && node dist/bench/load.js [--quick] [--write]
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { UNRESTRICTED } from "../src/gateway/gateway.js";
+import { type BenchGateway, edgeClients, ms, postToolCall, QUICK, runScript, startGateway, toolCallBody, WRITE } from "./harness.js";
+import { median, writeSection } from "./results.js";
+
+const GATEWAY_CLI = fileURLToPath(new URL("../src/cli/gateway.js", import.meta.url));
+const SERVE = fileURLToPath(new URL("./serve.js", import.meta.url));
+const LOAD_SECONDS = QUICK ? 1.5 : 10;
+const WARMUP = QUICK ? 0.5 : 1;
+const CONNECTIONS = 50;
+const HEAVY_SCRIPTS = 8;
+const BLOCKED = 1000;
+const HOLD_MS = QUICK ? 4000 : 15000;
+const IDLE_MS = QUICK ? 500 : 1000;
+const SEQUENTIAL = QUICK ? 500 : 2000;
+
+// ------------------------------------------------------------------ load
+
+interface Histogram {
+  average: number;
+  mean: number;
+  p50: number;
+  p99: number;
+}
+
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  duration: number;
+}
+
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+/** The real CLI (with its SQLite store) when `store`, else bench/serve.js (execution log in memory). */
+async function startGatewayProcess(dir: string, store: boolean): Promise<{ child: ChildProcess; url: string }> {
+  const config = join(dir, "config.json");
+  writeFileSync(config, JSON.stringify({ mcp: { client_configs: edgeClients() } }));
+  const args = store ? [GATEWAY_CLI, "--config", config, "--data", join(dir, "data"), "--port", "0"] : [SERVE];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${seen}`)), 30_000);
+    child.stderr!.on("data", (d: Buffer) => {
+      seen += d.toString();
+      const m = /listening on (http:\/\/[^ ]+)/.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`the gateway exited with ${code}: ${seen}`)));
+  });
+  for (let i = 0; ; i++) {
+    const health = (await (await fetch(`${url}/health`)).json()) as { servers: { name: string; state: string }[] };
+    if (["edge", "plain"].every((n) => health.servers.some((s) => s.name === n && s.state === "connected"))) break;
+    if (i > 300) throw new Error("the edge servers did not connect");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, url };
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+interface LoadRow {
+  label: string;
+  result: AutocannonResult;
+}
+
+async function load(store: boolean): Promise<LoadRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), "cmg-bench-load-"));
+  const { child, url } = await startGatewayProcess(dir, store);
+  const where = store ? "CLI, SQLite log" : "no store";
+  try {
+    const scripts: [string, string][] = [
+      [`${where}: script, 0 tool calls`, "RESULT = 1 + 1"],
+      [`${where}: script, 1 tool call`, "RESULT = edge.add(a=1, b=2)"],
+    ];
+    const rows: LoadRow[] = [];
+    for (const [label, code] of scripts) {
+      if (!(await postToolCall(url, "executeToolCode", { code })).includes("Execution completed successfully.")) {
+        throw new Error(`the script failed: ${code}`);
+      }
+      const options = {
+        url: `${url}/v1/mcp/tool/execute`,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: toolCallBody("executeToolCode", { code }),
+        connections: CONNECTIONS,
+      };
+      await autocannon({ ...options, duration: WARMUP }); // seconds, not reported
+      rows.push({ label, result: await autocannon({ ...options, duration: LOAD_SECONDS }) });
+    }
+    return rows;
+  } finally {
+    await stopProcess(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------ fairness
+
+// About 900,000 of the default 1,000,000 steps: as heavy as a script may be under the default limits.
+const HEAVY = ["total = 0", "for i in range(450000):", "    total += (i * i) % 7", "RESULT = total"].join("\n");
+const HEAVY_ROUNDS = QUICK ? 1 : 4;
+
+interface Delay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function delayOf(histogram: ReturnType<typeof monitorEventLoopDelay>): Delay {
+  return { p50: histogram.percentile(50) / 1e6, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
+}
+
+interface Level {
+  /** Heavy scripts running at once. */
+  scripts: number;
+  delay: Delay;
+  /** Each script's wall time. */
+  times: number[];
+  /** `GET /health` round trips made while they ran. */
+  health: number[];
+}
+
+interface Fairness {
+  idle: Delay;
+  levels: Level[];
+}
+
+/** Runs `scripts` heavy scripts at once, HEAVY_ROUNDS times, under the event-loop delay monitor. */
+async function atOnce(url: string, scripts: number): Promise<Level> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  let running = true;
+  const health: number[] = [];
+  // A cheap request goes on being answered while the heavy scripts run.
+  const pinger = (async () => {
+    while (running) {
+      const start = performance.now();
+      await (await fetch(`${url}/health`)).text();
+      health.push(performance.now() - start);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  const times: number[] = [];
+  for (let round = 0; round < HEAVY_ROUNDS; round++) {
+    const batch = Array.from({ length: scripts }, async () => {
+      const start = performance.now();
+      const text = await postToolCall(url, "executeToolCode", { code: HEAVY });
+      if (!text.includes("Execution completed successfully.")) throw new Error(`the heavy script failed:\n${text}`);
+      return performance.now() - start;
+    });
+    times.push(...(await Promise.all(batch)));
+  }
+  histogram.disable();
+  running = false;
+  await pinger;
+  return { scripts, delay: delayOf(histogram), times, health };
+}
+
+async function fairness(bench: BenchGateway): Promise<Fairness> {
+  const { url } = bench;
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) await postToolCall(url, "executeToolCode", { code: HEAVY }); // warm-up
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  histogram.disable();
+  const levels: Level[] = [];
+  for (const scripts of QUICK ? [1, HEAVY_SCRIPTS] : [1, 2, 4, HEAVY_SCRIPTS]) levels.push(await atOnce(url, scripts));
+  return { idle: delayOf(histogram), levels };
+}
+
+// ------------------------------------------------------------------ memory
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+function heapAfterGc(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+interface Memory {
+  before: number;
+  blocked: number;
+  after: number;
+  inflight: number;
+  completedEarly: number;
+  startMs: number;
+  /** After SEQUENTIAL more executions over HTTP, one at a time, once the execution log is full. */
+  steady: number;
+}
+
+async function memory(bench: BenchGateway): Promise<Memory> {
+  const { gateway } = bench;
+  for (let i = 0; i < 50; i++) await runScript(gateway, "RESULT = edge.slow(ms=0, id='warm')");
+  await runScript(gateway, "edge.reset_inflight()");
+  const before = heapAfterGc();
+
+  let completed = 0;
+  let failed = 0;
+  const start = performance.now();
+  const runs = Array.from({ length: BLOCKED }, (_, i) =>
+    gateway.callTool("executeToolCode", { code: `RESULT = edge.slow(ms=${HOLD_MS}, id='${i}')` }, UNRESTRICTED, new AbortController().signal).then((outcome) => {
+      completed++;
+      if (outcome.isError) failed++;
+    }),
+  );
+  // The edge-server counts the `slow` calls it holds; wait until it holds all of them.
+  let inflight = 0;
+  while (performance.now() - start < HOLD_MS) {
+    const text = await runScript(gateway, "RESULT = edge.inflight_max()['max']");
+    inflight = Number(/Return value:\n(\d+)/.exec(text)?.[1] ?? 0);
+    if (inflight >= BLOCKED) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const startMs = performance.now() - start;
+  const completedEarly = completed;
+  const blocked = heapAfterGc();
+  await Promise.all(runs);
+  if (failed) throw new Error(`${failed} of the blocked executions failed`);
+  const after = heapAfterGc();
+  // The execution log is full (it keeps 1,000), so more executions should leave the heap as it is.
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    const text = await postToolCall(bench.url, "executeToolCode", { code: "RESULT = edge.add(a=1, b=2)" });
+    if (!text.includes("Execution completed successfully.")) throw new Error(`the script failed:\n${text}`);
+  }
+  const steady = heapAfterGc();
+  return { before, blocked, after, inflight, completedEarly, startMs, steady };
+}
+
+// ------------------------------------------------------------------ report
+
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
+
+async function main(): Promise<void> {
+  const loadRows = [...(await load(true)), ...(await load(false))];
+  // Fairness, then memory, on one gateway in this process.
+  const bench = await startGateway();
+  let fair: Fairness;
+  let mem: Memory;
+  try {
+    fair = await fairness(bench);
+    mem = await memory(bench);
+  } finally {
+    await bench.close();
+  }
+
+  const loadTable = [
+    `| ${CONNECTIONS} connections, ${LOAD_SECONDS} s | requests/s (mean) | requests | latency p50 | latency p99 | errors | non-2xx | timeouts |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...loadRows.map(
+      ({ label, result: r }) =>
+        `| ${label} | ${r.requests.average.toFixed(0)} | ${r.requests.total} | ${ms(r.latency.p50)} | ${ms(r.latency.p99)} | ${r.errors} | ${r.non2xx} | ${r.timeouts} |`,
+    ),
+  ].join("\n");
+
+  const fairTable = [
+    "| event-loop delay | p50 | p99 | max | each script's wall time (median) | `GET /health` meanwhile (median / worst) |",
+    "|---|---:|---:|---:|---:|---:|",
+    `| idle gateway, ${IDLE_MS / 1000} s | ${ms(fair.idle.p50)} | ${ms(fair.idle.p99)} | ${ms(fair.idle.max)} | | |`,
+    ...fair.levels.map(
+      (l) =>
+        `| ${l.scripts} CPU-heavy script${l.scripts === 1 ? "" : "s"} at once | ${ms(l.delay.p50)} | ${ms(l.delay.p99)} | ${ms(l.delay.max)} | ` +
+        `${ms(median(l.times))} | ${l.health.length ? `${ms(median(l.health))} / ${ms(Math.max(...l.health))}` : "-"} |`,
+    ),
+  ].join("\n");
+  const eight = fair.levels[fair.levels.length - 1]!;
+
+  const perExecution = (mem.blocked - mem.before) / BLOCKED;
+  const retained = (mem.steady - mem.after) / SEQUENTIAL;
+  const allHeld = mem.inflight >= BLOCKED && mem.completedEarly === 0;
+  const body = [
+    "### Load",
+    "",
+    loadTable,
+    "",
+    `Scripts \`RESULT = 1 + 1\` and \`RESULT = edge.add(a=1, b=2)\` as chat tool calls, after a ${WARMUP} s warm-up, autocannon ` +
+      "in this process, the gateway in another on 127.0.0.1. \"CLI, SQLite log\" is the real gateway process " +
+      "(`dist/src/cli/gateway.js`), whose store writes every execution to the log table in its own transaction " +
+      "(WAL, synchronous = FULL) before answering; \"no store\" is the same Gateway + buildServer with the execution " +
+      "log in memory only (`dist/bench/serve.js`). " +
+      `Target: zero errors: **${loadRows.every(({ result: r }) => r.errors + r.non2xx + r.timeouts === 0) ? "met" : "missed"}**. ` +
+      `Without the store, 0-call scripts run at ${(loadRows[2]!.result.requests.average / loadRows[0]!.result.requests.average).toFixed(1)}× ` +
+      "the requests per second: better-sqlite3 is synchronous, so each execution's log commit, with its fsync of the WAL, " +
+      "blocks the event loop that serves every other request.",
+    "",
+    "### Fairness",
+    "",
+    fairTable,
+    "",
+    `Each heavy script is a 450,000-iteration arithmetic loop (about 900,000 of the default 1,000,000 steps); each level ` +
+      `runs ${HEAVY_ROUNDS} time${HEAVY_ROUNDS === 1 ? "" : "s"}, through POST /v1/mcp/tool/execute of a gateway in this process, whose ` +
+      "event-loop delay is measured with `perf_hooks.monitorEventLoopDelay` (1 ms resolution) over the whole level. " +
+      `Target: p99 under 20 ms with ${HEAVY_SCRIPTS} at once: **${eight.delay.p99 < 20 ? "met" : "missed"}** ` +
+      `(${ms(eight.delay.p99)}). The delay grows with the number of scripts running, about one 8 ms time slice each: ` +
+      "an execution gives the event loop back after 8 ms of work (src/interpreter/runtime.ts, TIME_SLICE_MS) through " +
+      "setImmediate, so the runnable executions all resume in the same check phase and run one slice each before timers " +
+      "and I/O are served again. A slice shared by all executions (one deadline per event-loop turn) would bound the " +
+      "delay by one slice whatever the number of scripts. The idle row is the machine's own noise (other jobs share " +
+      "the 2 cores): it inflates every p99 and max here; the p50s show the trend.",
+    "",
+    "### Memory",
+    "",
+    "| heap used after a forced GC | |",
+    "|---|---:|",
+    `| before (gateway connected, warmed up) | ${mib(mem.before)} |`,
+    `| ${BLOCKED} executions blocked in a tool call | ${mib(mem.blocked)} |`,
+    `| after they all finished (the in-memory execution log keeps the last 1,000; see below) | ${mib(mem.after)} |`,
+    `| growth per blocked execution | **${(perExecution / 1024).toFixed(1)} KiB** |`,
+    `| after ${SEQUENTIAL.toLocaleString("en-US")} more executions over HTTP, one at a time (the log was full already) | ${mib(mem.steady)} |`,
+    `| retained per completed execution | **${(retained / 1024).toFixed(1)} KiB** |`,
+    "",
+    `${BLOCKED} scripts \`RESULT = edge.slow(ms=${HOLD_MS}, id=...)\` started at once through Gateway.callTool in this ` +
+      `process (no HTTP: the heap is the gateway's alone); the heap was read when the edge-server reported ` +
+      `${mem.inflight} calls in flight, ${ms(mem.startMs)} after the start${allHeld ? ", none finished yet" : `, ${mem.completedEarly} already finished (the figure is not for ${BLOCKED})`}. ` +
+      "The growth covers each execution's interpreter state, its pending MCP request and the SDK's bookkeeping. " +
+      "A finished execution should leave nothing behind once the execution log is full; what it leaves is the last " +
+      "figure. Where it comes from: Gateway.callTool runs each call under `AbortSignal.any([request signal, the " +
+      "gateway's stopping signal])`, and execute() (src/interpreter/execute.ts) adds an abort listener to that signal " +
+      "that it never removes (the MCP SDK does the same for a direct call); Node keeps a combined signal that has " +
+      "listeners alive as long as its sources, and the stopping signal lives as long as the gateway, so the listener's " +
+      "closure keeps each execution's state reachable. With `AbortSignal.any` replaced by the request's own signal in a " +
+      "test process, 3,000 executions left the heap flat (+1 MiB, then −0.1 MiB per 1,500).",
+    "",
+    "The machine is shared (2 cores, other jobs running): read medians and ratios, not absolute figures.",
+  ].join("\n");
+  console.log(body);
+  if (WRITE) writeSection("bench:load", "Load, fairness and memory", `node dist/bench/load.js${QUICK ? " --quick" : ""} --write`, body);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
