@@ -220,7 +220,15 @@ export class Gateway extends EventEmitter {
   /** Calls a meta-tool or a direct tool for `caller`. Throws UnknownToolError for what it cannot see. */
   async callTool(name: string, args: Record<string, unknown>, caller: Caller, requestSignal?: AbortSignal, options: CallOptions = {}): Promise<ToolOutcome> {
     if (this.stopping.signal.aborted) throw new Error("the gateway is shutting down");
-    const signal = requestSignal ? AbortSignal.any([requestSignal, this.stopping.signal]) : this.stopping.signal;
+    const link = linkSignals(requestSignal ? [requestSignal, this.stopping.signal] : [this.stopping.signal]);
+    try {
+      return await this.dispatch(name, args, caller, link.signal, options);
+    } finally {
+      link.dispose();
+    }
+  }
+
+  private async dispatch(name: string, args: Record<string, unknown>, caller: Caller, signal: AbortSignal, options: CallOptions): Promise<ToolOutcome> {
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
       return this.callMetaTool(name as MetaToolName, args, caller, signal, options.unattended === true);
     }
@@ -311,4 +319,26 @@ function toolText(result: CallToolResult): string {
   if (texts.length) return texts.join("\n");
   if (result.structuredContent) return JSON.stringify(result.structuredContent);
   return JSON.stringify(result.content ?? []);
+}
+
+/**
+ * One call's signal, aborted when any of `sources` is. Unlike AbortSignal.any, the link is undone
+ * when the call ends: listeners left on the gateway's long-lived signal would keep every finished
+ * call (and the script it ran) alive until shutdown.
+ */
+function linkSignals(sources: readonly AbortSignal[]): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const aborted = sources.find((s) => s.aborted);
+  if (aborted) {
+    controller.abort(aborted.reason);
+    return { signal: controller.signal, dispose() {} };
+  }
+  const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+  for (const source of sources) source.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const source of sources) source.removeEventListener("abort", onAbort);
+    },
+  };
 }

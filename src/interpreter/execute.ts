@@ -123,6 +123,8 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   for (const [name, host] of hosts) globals.set(name, host);
   let frame: Frame | null = null;
   let timer: NodeJS.Timeout | undefined;
+  // Removed when the execution ends: a long-lived signal must not keep finished executions alive.
+  let onAbort: (() => void) | undefined;
   try {
     const body = compileModule(module, rt);
     frame = new Frame(new Array(body.slotCount).fill(UNBOUND), [], globals, "<module>", 0);
@@ -136,7 +138,8 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
       });
       const aborted = new Promise<never>((_, reject) => {
         if (options.signal?.aborted) reject(new CancelledError());
-        options.signal?.addEventListener("abort", () => reject(new CancelledError()), { once: true });
+        onAbort = () => reject(new CancelledError());
+        options.signal?.addEventListener("abort", onAbort, { once: true });
       });
       await Promise.race([r.promise, timeout, aborted]);
     }
@@ -150,6 +153,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
     return done({ stdout: rt.stdout.join(""), stderr: error.traceback + "\n", tool_calls: rt.toolCalls, error });
   } finally {
     clearTimeout(timer);
+    if (onAbort) options.signal?.removeEventListener("abort", onAbort);
   }
 }
 

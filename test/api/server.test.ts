@@ -1,10 +1,13 @@
 // The HTTP API against a real gateway: a code-mode client "edge" and a direct client "plain", both
 // the edge-case MCP server over stdio, driven through app.inject (no port).
+import { getEventListeners } from "node:events";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../../src/api/server.js";
-import { DEFAULT_SETTINGS, Gateway } from "../../src/gateway/gateway.js";
+import { DEFAULT_SETTINGS, Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
 import { DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 
@@ -406,5 +409,50 @@ describe("routes", () => {
     const res = await app.inject({ method: "GET", url: "/api/nothing?x=1" });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: { message: "no route GET /api/nothing" } });
+  });
+});
+
+describe("finished calls leave nothing behind", () => {
+  it("removes every abort listener from the request's and the gateway's signals", async () => {
+    const request = new AbortController();
+    const stopping = (gateway as unknown as { stopping: AbortController }).stopping.signal;
+    const before = getEventListeners(stopping, "abort").length;
+    for (let i = 0; i < 5; i++) {
+      const script = await gateway.callTool("executeToolCode", { code: `RESULT = edge.echo(text="x${i}")` }, UNRESTRICTED, request.signal);
+      expect(script.isError).toBe(false);
+      const direct = await gateway.callTool("plain-echo", { text: "y" }, UNRESTRICTED, request.signal);
+      expect(direct.isError).toBe(false);
+    }
+    await gateway.callTool("executeToolCode", { code: "RESULT = 1" }, UNRESTRICTED);
+    expect(getEventListeners(request.signal, "abort")).toHaveLength(0);
+    expect(getEventListeners(stopping, "abort")).toHaveLength(before);
+  });
+
+  it("keeps no memory per finished execution (heap measured after a full collection)", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const request = new AbortController();
+    const run = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const outcome = await gateway.callTool("executeToolCode", { code: `RESULT = [edge.echo(text="x"), "${"y".repeat(2000)}"]` }, UNRESTRICTED, request.signal);
+        expect(outcome.isError).toBe(false);
+      }
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const base = await run(50);
+    const after = await run(400);
+    // A retained execution costs over 10 KiB here; 400 of them would add 4 MB.
+    expect((after - base) / 400).toBeLessThan(2048);
+  });
+
+  it("still cancels a running script when the request's signal aborts", async () => {
+    const request = new AbortController();
+    const call = gateway.callTool("executeToolCode", { code: "RESULT = edge.hang()" }, UNRESTRICTED, request.signal);
+    setTimeout(() => request.abort(new Error("the HTTP client went away")), 50);
+    const outcome = await call;
+    expect(outcome.isError).toBe(true);
+    expect(outcome.text).toContain("CancelledError");
+    expect(getEventListeners(request.signal, "abort")).toHaveLength(0);
   });
 });
