@@ -294,6 +294,17 @@ describe("logs", () => {
     expect(s.queryLogs().entries.map((e) => e.time)).toEqual([11, 10, 9, 8, 7].map(at));
   });
 
+  it("are committed without a sync, and every other write is still synced (FULL)", () => {
+    const s = openStore();
+    const db = (s as unknown as { db: { pragma(sql: string, o: { simple: true }): unknown } }).db;
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    s.appendLog(log(at(1)));
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    expect(() => s.appendLog(log("yesterday"))).toThrow(StoreError);
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    expect(s.queryLogs().total).toBe(1);
+  });
+
   it("refuse a malformed entry or query", () => {
     const s = openStore();
     expect(errorOf(() => s.appendLog(log("yesterday"))).message).toBe("log entry: entry.time: must be an ISO time");
