@@ -124,6 +124,9 @@ for (let round = 0; round < rounds; round++) {
   results.set("cpython", py.workloads.map((w) => w.result));
   addTrivial("cpython", py.trivial_us);
   addTrivial("ours", await timeTrivial(() => execute(TRIVIAL)));
+  // A source text never seen before misses the parse cache: the cost of a new script.
+  let fresh = 0;
+  addTrivial("ours-uncached", await timeTrivial(() => execute(`${TRIVIAL}# ${fresh++}\n`)));
   addTrivial("monty", await timeTrivial(() => new Monty("1 + 1").run()));
   addTrivial("pyodide", await timeTrivial(() => pyodide.runPython("1 + 1")));
 }
@@ -156,16 +159,16 @@ const table = [
 
 const us = (key: string) => median(trivial.get(key)!);
 const trivialTable = [
-  "| trivial execution (µs, median) | ours | CPython | Monty | Pyodide |",
-  "|---|---:|---:|---:|---:|",
-  `| \`RESULT = 1 + 1\`: parse + run + result | ${us("ours").toFixed(1)} | ${us("cpython").toFixed(1)} | ${us("monty").toFixed(1)} | ${us("pyodide").toFixed(1)} |`,
+  "| trivial execution (µs, median) | ours: repeated script | ours: new script | CPython | Monty | Pyodide |",
+  "|---|---:|---:|---:|---:|---:|",
+  `| \`RESULT = 1 + 1\`: parse + run + result | ${us("ours").toFixed(1)} | ${us("ours-uncached").toFixed(1)} | ${us("cpython").toFixed(1)} | ${us("monty").toFixed(1)} | ${us("pyodide").toFixed(1)} |`,
 ].join("\n");
 
 const met = (ok: boolean) => (ok ? "**met**" : "**not met**");
 const targets = [
   `- ours ÷ CPython, geometric mean ≤ 0.5: ${vsCpython.toFixed(2)}, ${met(vsCpython <= 0.5)}.`,
   `- ours ÷ Monty, geometric mean ≤ 1.0: ${vsMonty.toFixed(2)}, ${met(vsMonty <= 1)}.`,
-  `- a trivial execution under 10 µs (median): ${us("ours").toFixed(1)} µs, ${met(us("ours") < 10)}.`,
+  `- a trivial execution under 10 µs (median): ${us("ours").toFixed(1)} µs for a repeated script, ${met(us("ours") < 10)}; ${us("ours-uncached").toFixed(1)} µs for a new one (parse cache missed), ${met(us("ours-uncached") < 10)}.`,
   `- (for reference: ours ÷ Pyodide, geometric mean ${vsPyodide.toFixed(2)}.)`,
 ].join("\n");
 
@@ -178,7 +181,10 @@ parsing, compiling and converting the result. CPython is \`exec\` of code compil
 in-process with \`time.perf_counter\`. Monty is \`new Monty(source).run()\`, its parse included;
 Pyodide is \`runPython(source)\` in a fresh globals dict, its compile included, its ~3 s start-up
 not. Every engine's RESULT is checked against CPython's. The trivial execution is the median of
-${trivialBatches} batches of ${trivialBatch} back-to-back executions (CPython: \`compile\` + \`exec\`).
+${trivialBatches} batches of ${trivialBatch} back-to-back executions (CPython: \`compile\` + \`exec\`). Ours keeps
+parsed scripts by source text (bounded LRU), so a repeated script skips parsing: "new script"
+runs a different text each time (a numbered comment) and pays for parsing and the cache insert;
+the workloads are repeated scripts, like CPython's precompiled code.
 The machine is shared and noisy: compare the ratios within this run, not absolute times.`;
 
 const mismatchText = mismatches.length ? `\n\nResults that differ from CPython's:\n${mismatches.map((m) => `- ${m}`).join("\n")}` : "";

@@ -1,5 +1,6 @@
 // The interpreter's entry point: source text in, SandboxResult out (SPEC §8). It knows nothing
 // of MCP: the host gives it objects whose methods return promises, and it calls them.
+import type * as A from "../../grammar/ast.js";
 import { PySyntaxError } from "../../grammar/errors.js";
 import { parse } from "../../grammar/parse.js";
 import { sourceLine } from "../../grammar/errors.js";
@@ -14,7 +15,7 @@ import { ASYNCIO_MODULE } from "./modules/asyncio.js";
 import type { NativeFn } from "./native.js";
 import { HostObject, type HostMethod, Pending, PyBuiltin, PyModule } from "./objects.js";
 import { str } from "./repr.js";
-import { Runtime, type ToolCallRecord } from "./runtime.js";
+import { getAttribute, Runtime, type ToolCallRecord } from "./runtime.js";
 import type { Value } from "./values.js";
 
 export interface SandboxError {
@@ -62,6 +63,41 @@ const MODULES = new Map<string, () => PyModule>([
 ]);
 
 /**
+ * The built-in functions and types, made once: they hold no state of an execution (everything
+ * they need comes in through the NativeContext they are called with), and nothing writes to the map.
+ */
+const BUILTINS = makeBuiltins({ getAttr: getAttribute });
+
+/**
+ * Parsed scripts by source text. Scripts are often run again unchanged, and parsing is a pure
+ * function of the text whose AST nothing modifies afterwards. Bounded by total source size; the
+ * least recently used entries go first.
+ */
+const PARSED = new Map<string, A.Module>();
+const PARSED_MAX_BYTES = 1 << 20;
+let parsedBytes = 0;
+
+function parseCached(source: string): A.Module {
+  const hit = PARSED.get(source);
+  if (hit) {
+    PARSED.delete(source);
+    PARSED.set(source, hit);
+    return hit;
+  }
+  const module = parse(source);
+  if (source.length <= PARSED_MAX_BYTES / 8) {
+    PARSED.set(source, module);
+    parsedBytes += source.length;
+    for (const [old] of PARSED) {
+      if (parsedBytes <= PARSED_MAX_BYTES) break;
+      PARSED.delete(old);
+      parsedBytes -= old.length;
+    }
+  }
+  return module;
+}
+
+/**
  * The whole execution is bounded by tool_execution_timeout too, with a short grace period so
  * that a script can still handle the TimeoutError of a call that used up the full timeout.
  */
@@ -94,7 +130,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
 
   let module;
   try {
-    module = parse(source);
+    module = parseCached(source);
   } catch (e) {
     if (e instanceof PySyntaxError) {
       return done({
@@ -108,11 +144,9 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   budget = new Budget(limits);
   const hosts = new Map<string, HostObject>();
   for (const [name, methods] of Object.entries(options.hosts ?? {})) hosts.set(name, new HostObject(name, new Map(Object.entries(methods))));
-  let rt: Runtime;
-  const builtins = makeBuiltins({ getAttr: (obj, name) => rt.getAttr(obj, name) });
-  rt = new Runtime({
+  const rt = new Runtime({
     budget,
-    builtins,
+    builtins: BUILTINS,
     modules: MODULES,
     hosts,
     signal: options.signal,

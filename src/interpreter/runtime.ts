@@ -192,42 +192,7 @@ export class Runtime implements NativeContext {
   // ---------------------------------------------------------------- attributes
 
   getAttr(obj: Value, name: string): Value {
-    if (obj instanceof PyModule) {
-      const v = obj.attrs.get(name);
-      if (v === undefined) throw pyError("AttributeError", `module '${obj.name}' has no attribute '${name}'`);
-      return v;
-    }
-    if (obj instanceof HostObject) return this.hostAttr(obj, name);
-    if (obj instanceof PyType) {
-      const fn = TYPE_ATTRIBUTES[obj.name]?.[name];
-      if (fn) return new PyBuiltin(`${obj.name}.${name}`, fn);
-      throw pyError("AttributeError", `type object '${obj.name}' has no attribute '${name}'`);
-    }
-    if (obj instanceof SliceValue && (name === "start" || name === "stop" || name === "step")) return obj[name];
-    if (obj instanceof PyException) {
-      if (name === "args") return new PyTuple(obj.args);
-      const v = obj.attrs.get(name);
-      if (v !== undefined) return v;
-    }
-    const method = lookupMethod(obj, name);
-    if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
-    throw this.noAttribute(obj, name);
-  }
-
-  private noAttribute(obj: Value, name: string): PyException {
-    const error = pyError("AttributeError", `'${typeName(obj)}' object has no attribute '${name}'`);
-    if (obj instanceof PyDict) error.hints.push(`dict keys are read with subscripts: use ["${name}"] or .get("${name}") instead of .${name}`);
-    return error;
-  }
-
-  private hostAttr(host: HostObject, name: string): Value {
-    if (host.methods.has(name)) return new HostCallable(host, name, false);
-    if (name.endsWith("_async") && host.methods.has(name.slice(0, -6))) return new HostCallable(host, name.slice(0, -6), true);
-    const error = pyError("AttributeError", `server '${host.name}' has no tool '${name}'`);
-    const close = closestNames(name, [...host.methods.keys()]);
-    if (close.length) error.hints.push(`Did you mean ${close.map((c) => `${host.name}.${c}`).join(" or ")}?`);
-    error.hints.push(`Read servers/${host.name}.pyi (readToolFile) for the tools of '${host.name}' and their parameters.`);
-    throw error;
+    return getAttribute(obj, name);
   }
 
   callMethod(obj: Value, name: string, args: Value[], kwargs: Kwargs | null, f: Frame): Value | Pending {
@@ -392,6 +357,49 @@ export class Runtime implements NativeContext {
       ),
     );
   }
+}
+
+/**
+ * `obj.name`. It depends on nothing of one execution (host objects carry their own methods), so
+ * the built-ins made once for every execution can use it.
+ */
+export function getAttribute(obj: Value, name: string): Value {
+  if (obj instanceof PyModule) {
+    const v = obj.attrs.get(name);
+    if (v === undefined) throw pyError("AttributeError", `module '${obj.name}' has no attribute '${name}'`);
+    return v;
+  }
+  if (obj instanceof HostObject) return hostAttr(obj, name);
+  if (obj instanceof PyType) {
+    const fn = TYPE_ATTRIBUTES[obj.name]?.[name];
+    if (fn) return new PyBuiltin(`${obj.name}.${name}`, fn);
+    throw pyError("AttributeError", `type object '${obj.name}' has no attribute '${name}'`);
+  }
+  if (obj instanceof SliceValue && (name === "start" || name === "stop" || name === "step")) return obj[name];
+  if (obj instanceof PyException) {
+    if (name === "args") return new PyTuple(obj.args);
+    const v = obj.attrs.get(name);
+    if (v !== undefined) return v;
+  }
+  const method = lookupMethod(obj, name);
+  if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
+  throw noAttribute(obj, name);
+}
+
+function noAttribute(obj: Value, name: string): PyException {
+  const error = pyError("AttributeError", `'${typeName(obj)}' object has no attribute '${name}'`);
+  if (obj instanceof PyDict) error.hints.push(`dict keys are read with subscripts: use ["${name}"] or .get("${name}") instead of .${name}`);
+  return error;
+}
+
+function hostAttr(host: HostObject, name: string): Value {
+  if (host.methods.has(name)) return new HostCallable(host, name, false);
+  if (name.endsWith("_async") && host.methods.has(name.slice(0, -6))) return new HostCallable(host, name.slice(0, -6), true);
+  const error = pyError("AttributeError", `server '${host.name}' has no tool '${name}'`);
+  const close = closestNames(name, [...host.methods.keys()]);
+  if (close.length) error.hints.push(`Did you mean ${close.map((c) => `${host.name}.${c}`).join(" or ")}?`);
+  error.hints.push(`Read servers/${host.name}.pyi (readToolFile) for the tools of '${host.name}' and their parameters.`);
+  throw error;
 }
 
 /** Names within a small edit distance of `name`, closest first. */
