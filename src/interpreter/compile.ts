@@ -40,6 +40,13 @@ export class Frame {
   ) {}
 }
 
+/** `n` unbound slots, as a packed array (V8 keeps holey arrays, as `fill` makes, on slower paths). */
+export function unboundSlots(n: number): (Value | Cell | typeof UNBOUND)[] {
+  const slots: (Value | Cell | typeof UNBOUND)[] = [];
+  for (let i = 0; i < n; i++) slots.push(UNBOUND);
+  return slots;
+}
+
 export const BREAK: unique symbol = Symbol("break");
 export const CONTINUE: unique symbol = Symbol("continue");
 export const RETURN: unique symbol = Symbol("return");
@@ -67,6 +74,8 @@ export interface FunctionCode {
   vararg: Parameter | null;
   kwarg: Parameter | null;
   slotCount: number;
+  /** A frame's slots on entry (all unbound), copied for each call. */
+  emptySlots: readonly (Value | Cell | typeof UNBOUND)[];
   /** Slots of cell variables that are not parameters (created empty on entry). */
   cellSlots: number[];
   body: Stmt;
@@ -803,27 +812,7 @@ class Compiler {
       case "BinOp": {
         const left = this.expr(e.left, scope);
         const right = this.expr(e.right, scope);
-        const op = e.op as BinaryOp;
-        if (op === "+") {
-          return (f) => {
-            const a = left(f);
-            if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
-            const b = right(f);
-            if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
-            if (typeof a === "number" && typeof b === "number") {
-              const r = a + b;
-              if (Number.isSafeInteger(r)) return r;
-            }
-            return rt.binary(op, a, b);
-          };
-        }
-        return (f) => {
-          const a = left(f);
-          if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
-          const b = right(f);
-          if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
-          return rt.binary(op, a, b);
-        };
+        return this.binOp(e.op as BinaryOp, left, right);
       }
       case "UnaryOp": {
         const operand = this.expr(e.operand, scope);
@@ -936,6 +925,78 @@ class Compiler {
     }
   }
 
+  /**
+   * `a op b`. Each common operator gets a closure of its own, so that V8 keeps separate type
+   * feedback for each and inlines its small-int path; everything else goes through ops.binary.
+   */
+  private binOp(op: BinaryOp, left: Expr, right: Expr): Expr {
+    const rt = this.rt;
+    const slow = (f: Frame, a: Value | Pending): Value | Pending => {
+      if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
+      const b = right(f);
+      if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
+      return rt.binary(op, a, b);
+    };
+    switch (op) {
+      case "+":
+        return (f) => {
+          const a = left(f);
+          if (typeof a === "number") {
+            const b = right(f);
+            if (typeof b === "number") {
+              const r = a + b;
+              if (Number.isSafeInteger(r)) return r;
+            }
+            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+          }
+          return slow(f, a);
+        };
+      case "-":
+        return (f) => {
+          const a = left(f);
+          if (typeof a === "number") {
+            const b = right(f);
+            if (typeof b === "number") {
+              const r = a - b;
+              if (Number.isSafeInteger(r)) return r;
+            }
+            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+          }
+          return slow(f, a);
+        };
+      case "*":
+        return (f) => {
+          const a = left(f);
+          if (typeof a === "number") {
+            const b = right(f);
+            if (typeof b === "number") {
+              const r = a * b;
+              // -0 is not an int: 0 * -1 is 0.
+              if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
+            }
+            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+          }
+          return slow(f, a);
+        };
+      case "%":
+        return (f) => {
+          const a = left(f);
+          if (typeof a === "number") {
+            const b = right(f);
+            if (typeof b === "number" && b !== 0) {
+              // Python's modulo takes the sign of the divisor.
+              const r = a % b;
+              return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
+            }
+            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+          }
+          return slow(f, a);
+        };
+      default:
+        return (f) => slow(f, left(f));
+    }
+  }
+
   /** Elements of a display, with `*iterable` spliced in. */
   private elements(elts: A.Expr[], scope: Scope): (f: Frame) => Value[] | Pending {
     const rt = this.rt;
@@ -992,23 +1053,72 @@ class Compiler {
     if (ops.length === 1) {
       const [left, right] = operands as [Expr, Expr];
       const op = ops[0]!;
-      if (op === "<") {
-        return (f) => {
-          const a = left(f);
-          if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => test(op, x, y)));
-          const b = right(f);
-          if (isPending(b)) return b.then((y: Value) => test(op, a, y));
-          if (typeof a === "number" && typeof b === "number") return a < b;
-          return test(op, a, b);
-        };
-      }
-      return (f) => {
-        const a = left(f);
+      const slow = (f: Frame, a: Value | Pending): Value | Pending => {
         if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => test(op, x, y)));
         const b = right(f);
         if (isPending(b)) return b.then((y: Value) => test(op, a, y));
         return test(op, a, b);
       };
+      // Ints are JS numbers: the common comparisons of two of them are one JS operator, each in
+      // a closure of its own (separate type feedback).
+      switch (op) {
+        case "<":
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number") {
+              const b = right(f);
+              if (typeof b === "number") return a < b;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        case "<=":
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number") {
+              const b = right(f);
+              if (typeof b === "number") return a <= b;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        case ">":
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number") {
+              const b = right(f);
+              if (typeof b === "number") return a > b;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        case ">=":
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number") {
+              const b = right(f);
+              if (typeof b === "number") return a >= b;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        case "==":
+        case "!=": {
+          const negate = op === "!=";
+          // Two ints, or two strings, are equal exactly when they are the same JS value.
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number" || typeof a === "string") {
+              const b = right(f);
+              if (typeof b === typeof a) return (a === b) !== negate;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        }
+        default:
+          return (f) => slow(f, left(f));
+      }
     }
     const run = (f: Frame, a: Value, i: number): Value | Pending => {
       for (; i < ops.length; i++) {
@@ -1220,8 +1330,8 @@ class Compiler {
     const invoke = (f: Frame, target: Value, method: string | null, vs: Value[]): Value | Pending => {
       f.line = line;
       f.col = col;
-      // Plain positional calls pass the evaluated values straight through.
-      const [positional, kwargs] = plain ? [vs, null] : assemble(vs);
+      if (plain) return method === null ? rt.callValue(target, vs, null, f) : rt.callMethod(target, method, vs, null, f);
+      const [positional, kwargs] = assemble(vs);
       return method === null ? rt.callValue(target, positional, kwargs, f) : rt.callMethod(target, method, positional, kwargs, f);
     };
     /** Evaluates the arguments without allocating closures unless one of them suspends. */
@@ -1243,12 +1353,37 @@ class Compiler {
     if (e.func.kind === "Attribute") {
       const receiver = this.expr(e.func.value, scope);
       const method = e.func.attr;
+      // The commonest shapes get closures of their own: no argument array to fill in a loop.
+      if (plain && all.length === 1) {
+        const arg = all[0]!;
+        return (f) => {
+          const self = receiver(f);
+          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
+          const v = arg(f);
+          if (isPending(v)) return v.then((x: Value) => invoke(f, self, method, [x]));
+          f.line = line;
+          f.col = col;
+          return rt.callMethod(self, method, [v], null, f);
+        };
+      }
       return (f) => {
         const self = receiver(f);
         return isPending(self) ? self.then((obj: Value) => withArguments(f, obj, method)) : withArguments(f, self, method);
       };
     }
     const callee = this.expr(e.func, scope);
+    if (plain && all.length === 1) {
+      const arg = all[0]!;
+      return (f) => {
+        const fn = callee(f);
+        if (isPending(fn)) return fn.then((fv: Value) => withArguments(f, fv, null));
+        const v = arg(f);
+        if (isPending(v)) return v.then((x: Value) => invoke(f, fn, null, [x]));
+        f.line = line;
+        f.col = col;
+        return rt.callValue(fn, [v], null, f);
+      };
+    }
     return (f) => {
       const fn = callee(f);
       return isPending(fn) ? fn.then((fv: Value) => withArguments(f, fv, null)) : withArguments(f, fn, null);
@@ -1284,6 +1419,7 @@ class Compiler {
       vararg: args.vararg ? paramOf(args.vararg) : null,
       kwarg: args.kwarg ? paramOf(args.kwarg) : null,
       slotCount: inner.slotCount,
+      emptySlots: unboundSlots(inner.slotCount),
       cellSlots,
       body,
       isAsync,

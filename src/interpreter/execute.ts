@@ -7,7 +7,7 @@ import { sourceLine } from "../../grammar/errors.js";
 import { toPlain, type Plain } from "./boundary.js";
 import { Budget, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
-import { compileModule, Frame, UNBOUND } from "./compile.js";
+import { compileModule, Frame, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { JSON_MODULE } from "./modules/json.js";
 import { MATH_MODULE } from "./modules/math.js";
@@ -159,7 +159,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   let timer: NodeJS.Timeout | undefined;
   try {
     const body = compileModule(module, rt);
-    frame = new Frame(new Array(body.slotCount).fill(UNBOUND), [], globals, "<module>", 0);
+    frame = new Frame(unboundSlots(body.slotCount), [], globals, "<module>", 0);
     const r = body(frame);
     if (r instanceof Pending) {
       const timeout = new Promise<never>((_, reject) => {

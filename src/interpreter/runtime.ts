@@ -240,20 +240,22 @@ export class Runtime implements NativeContext {
 
   private invoke(fn: PyFunction, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
     const code = fn.code;
-    const depth = (caller?.depth ?? 0) + 1;
+    const depth = caller === null ? 1 : caller.depth + 1;
     if (depth > RECURSION_LIMIT || (this.syncOnly > 0 && this.jsDepth > 4 * STACK_SLICE)) {
       throw pyError("RecursionError", "maximum recursion depth exceeded");
     }
-    const frame = new FrameClass(new Array(code.slotCount).fill(UNBOUND), fn.closure, fn.globals, code.name, depth);
+    // Copying the code's template of unbound slots is cheaper than allocating and filling.
+    const frame = new FrameClass(code.emptySlots.slice(), fn.closure, fn.globals, code.name, depth);
     bindArguments(fn, frame, args, kwargs);
-    for (const slot of code.cellSlots) frame.slots[slot] = new Cell(UNBOUND);
+    const cellSlots = code.cellSlots;
+    for (let i = 0; i < cellSlots.length; i++) frame.slots[cellSlots[i]!] = new Cell(UNBOUND);
     this.tick();
     // Deep recursion: the call resumes from the event loop, on a fresh JS stack, so Python
     // recursion never turns into unbounded JS recursion.
     if (this.jsDepth >= STACK_SLICE && this.syncOnly === 0) {
       return new Pending(Promise.resolve()).then(() => this.run(fn, frame, caller));
     }
-    if (this.shouldYield()) return this.yieldNow().then(() => this.run(fn, frame, caller));
+    if (this.yieldDue && this.syncOnly === 0) return this.yieldNow().then(() => this.run(fn, frame, caller));
     return this.run(fn, frame, caller);
   }
 
