@@ -371,16 +371,19 @@ class Compiler {
     // Subscript: evaluate container and key once.
     const container = this.expr(target.value, scope);
     const key = this.subscriptKey(target.slice, scope);
+    const finish = (f: Frame, c: Value, k: Value): Completion | Pending => {
+      const current = getItem(c, k, rt.budget);
+      const b = value(f);
+      if (isPending(b)) return b.then((x: Value) => void setItem(c, k, apply(current, x), rt.budget));
+      setItem(c, k, apply(current, b), rt.budget);
+      return undefined;
+    };
     return (f) => {
-      const parts = evalAll([container, key], f);
-      const finish = ([c, k]: Value[]) => {
-        const current = getItem(c!, k!, rt.budget);
-        const b = value(f);
-        if (isPending(b)) return b.then((x: Value) => void setItem(c!, k!, apply(current, x), rt.budget));
-        setItem(c!, k!, apply(current, b), rt.budget);
-        return undefined;
-      };
-      return isPending(parts) ? parts.then(finish) : finish(parts);
+      const c = container(f);
+      if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => finish(f, cv, k)));
+      const k = key(f);
+      if (isPending(k)) return k.then((kv: Value) => finish(f, c, kv));
+      return finish(f, c, k);
     };
   }
 
@@ -721,9 +724,11 @@ class Compiler {
         const container = this.expr(target.value, scope);
         const key = this.subscriptKey(target.slice, scope);
         return (f, v) => {
-          const parts = evalAll([container, key], f);
-          if (isPending(parts)) return parts.then(([c, k]: Value[]) => setItem(c!, k!, v, rt.budget));
-          setItem(parts[0]!, parts[1]!, v, rt.budget);
+          const c = container(f);
+          if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => setItem(cv, k, v, rt.budget)));
+          const k = key(f);
+          if (isPending(k)) return k.then((kv: Value) => setItem(c, kv, v, rt.budget));
+          setItem(c, k, v, rt.budget);
         };
       }
       case "Attribute":
@@ -1165,28 +1170,52 @@ class Compiler {
 
   private joinedStr(e: A.JoinedStr, scope: Scope): Expr {
     const rt = this.rt;
-    const parts = e.values.map((v) => {
+    const parts = e.values.map((v): Expr => {
       if (v.kind === "Constant") {
         const text = v.value as string;
         return () => text;
       }
       const value = this.expr(v.value, scope);
-      const spec = v.formatSpec ? this.joinedStr(v.formatSpec, scope) : null;
       const conversion = v.conversion;
+      const convert = (x: Value): Value => (conversion === "r" ? rt.repr(x) : conversion === "s" ? rt.str(x) : conversion === "a" ? rt.ascii(x) : x);
+      // A format spec without replacement fields (`:>10.2f`, the usual case) is known now.
+      const constantSpec = !v.formatSpec ? "" : v.formatSpec.values.every((p) => p.kind === "Constant") ? v.formatSpec.values.map((p) => (p as A.Constant).value as string).join("") : null;
+      if (constantSpec !== null) {
+        const spec = constantSpec;
+        const plain = spec === "" && conversion === null;
+        const finish = (x: Value): string => {
+          if (plain && typeof x === "string") return x;
+          return rt.format(convert(x), spec);
+        };
+        return (f: Frame) => {
+          const x = value(f);
+          return isPending(x) ? x.then(finish) : finish(x);
+        };
+      }
+      const spec = this.joinedStr(v.formatSpec!, scope);
       return (f: Frame) =>
         after2(value(f), (x) => {
-          const converted = conversion === "r" ? rt.repr(x) : conversion === "s" ? rt.str(x) : conversion === "a" ? rt.ascii(x) : x;
-          if (!spec) return typeof converted === "string" && conversion === null ? converted : rt.format(converted, "");
+          const converted = convert(x);
           return after2(spec(f), (s) => rt.format(converted, s as string));
         });
     });
-    return (f) =>
-      after2(evalAll(parts as Expr[], f) as never, (xs) => {
-        const out = (xs as unknown as string[]).join("");
-        rt.budget.checkSize(2 * out.length);
-        rt.budget.step(out.length >> 6);
-        return out;
-      });
+    const finish = (out: string): string => {
+      rt.budget.checkSize(2 * out.length);
+      rt.budget.step(out.length >> 6);
+      return out;
+    };
+    return (f) => {
+      let out = "";
+      for (let i = 0; i < parts.length; i++) {
+        const v = parts[i]!(f);
+        if (isPending(v)) {
+          const done = out;
+          return v.then((x: Value) => after2(evalAll(parts, f, i + 1, [done + (x as string)]), (xs) => finish((xs as unknown as string[]).join(""))));
+        }
+        out += v as string;
+      }
+      return finish(out);
+    };
   }
 
   // ---------------------------------------------------------------- comprehensions
@@ -1354,6 +1383,29 @@ class Compiler {
       const receiver = this.expr(e.func.value, scope);
       const method = e.func.attr;
       // The commonest shapes get closures of their own: no argument array to fill in a loop.
+      if (plain && all.length === 0) {
+        return (f) => {
+          const self = receiver(f);
+          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
+          f.line = line;
+          f.col = col;
+          return rt.callMethod(self, method, [], null, f);
+        };
+      }
+      if (plain && all.length === 2) {
+        const [arg0, arg1] = all as [Expr, Expr];
+        return (f) => {
+          const self = receiver(f);
+          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
+          const v0 = arg0(f);
+          if (isPending(v0)) return v0.then((x: Value) => after2(arg1(f), (y) => invoke(f, self, method, [x, y])));
+          const v1 = arg1(f);
+          if (isPending(v1)) return v1.then((y: Value) => invoke(f, self, method, [v0, y]));
+          f.line = line;
+          f.col = col;
+          return rt.callMethod(self, method, [v0, v1], null, f);
+        };
+      }
       if (plain && all.length === 1) {
         const arg = all[0]!;
         return (f) => {
@@ -1372,6 +1424,20 @@ class Compiler {
       };
     }
     const callee = this.expr(e.func, scope);
+    if (plain && all.length === 2) {
+      const [arg0, arg1] = all as [Expr, Expr];
+      return (f) => {
+        const fn = callee(f);
+        if (isPending(fn)) return fn.then((fv: Value) => withArguments(f, fv, null));
+        const v0 = arg0(f);
+        if (isPending(v0)) return v0.then((x: Value) => after2(arg1(f), (y) => invoke(f, fn, null, [x, y])));
+        const v1 = arg1(f);
+        if (isPending(v1)) return v1.then((y: Value) => invoke(f, fn, null, [v0, y]));
+        f.line = line;
+        f.col = col;
+        return rt.callValue(fn, [v0, v1], null, f);
+      };
+    }
     if (plain && all.length === 1) {
       const arg = all[0]!;
       return (f) => {
