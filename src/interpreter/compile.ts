@@ -23,6 +23,46 @@ export class Cell {
 
 export const UNBOUND: unique symbol = Symbol("unbound");
 
+/**
+ * The module's global names. Each name has a Cell, made on first use and kept (unbound when the
+ * name is deleted or not yet assigned), so that compiled code looks a global up once per
+ * execution and then reads and writes the cell directly.
+ */
+export class Globals {
+  private readonly cells = new Map<string, Cell>();
+
+  /** The cell of `name`, made unbound if the name was never used. */
+  cell(name: string): Cell {
+    let c = this.cells.get(name);
+    if (c === undefined) {
+      c = new Cell(UNBOUND);
+      this.cells.set(name, c);
+    }
+    return c;
+  }
+
+  get(name: string): Value | undefined {
+    const v = this.cells.get(name)?.v;
+    return v === UNBOUND ? undefined : v;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  set(name: string, value: Value): void {
+    this.cell(name).v = value;
+  }
+
+  /** Unbinds `name`; false when it was not bound. */
+  delete(name: string): boolean {
+    const c = this.cells.get(name);
+    if (c === undefined || c.v === UNBOUND) return false;
+    c.v = UNBOUND;
+    return true;
+  }
+}
+
 export class Frame {
   /** Set by `return`. */
   ret: Value = null;
@@ -34,7 +74,7 @@ export class Frame {
   constructor(
     readonly slots: (Value | Cell | typeof UNBOUND)[],
     readonly closure: Cell[],
-    readonly globals: Map<string, Value>,
+    readonly globals: Globals,
     readonly scopeName: string,
     readonly depth: number,
   ) {}
@@ -89,7 +129,7 @@ export class PyFunction extends PyObject {
     readonly defaults: Value[],
     readonly kwDefaults: Map<string, Value>,
     readonly closure: Cell[],
-    readonly globals: Map<string, Value>,
+    readonly globals: Globals,
   ) {
     super();
   }
@@ -646,11 +686,19 @@ class Compiler {
     const id = node.id;
     const rt = this.rt;
     switch (a.kind) {
-      case "global":
+      case "global": {
+        // Every frame of one execution shares its Globals: the cell is looked up once.
+        let owner: Globals | null = null;
+        let cell: Cell = new Cell(UNBOUND);
         return (f) => {
-          const v = f.globals.get(id);
-          return v !== undefined ? v : rt.builtin(id);
+          if (owner !== f.globals) {
+            owner = f.globals;
+            cell = owner.cell(id);
+          }
+          const v = cell.v;
+          return v !== UNBOUND ? v : rt.builtin(id);
         };
+      }
       case "local": {
         const slot = a.variable.slot;
         if (a.variable.isCell) {
@@ -680,8 +728,17 @@ class Compiler {
   private storeName(id: string, scope: Scope): Store {
     const a = this.info.resolve(scope, id);
     switch (a.kind) {
-      case "global":
-        return (f, v) => void f.globals.set(id, v);
+      case "global": {
+        let owner: Globals | null = null;
+        let cell: Cell = new Cell(UNBOUND);
+        return (f, v) => {
+          if (owner !== f.globals) {
+            owner = f.globals;
+            cell = owner.cell(id);
+          }
+          cell.v = v;
+        };
+      }
       case "local": {
         const slot = a.variable.slot;
         if (a.variable.isCell) return (f, v) => void ((f.slots[slot] as Cell).v = v);

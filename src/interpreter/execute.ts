@@ -7,7 +7,7 @@ import { sourceLine } from "../../grammar/errors.js";
 import { toPlain, type Plain } from "./boundary.js";
 import { Budget, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
-import { compileModule, Frame, unboundSlots } from "./compile.js";
+import { compileModule, Frame, Globals, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { JSON_MODULE } from "./modules/json.js";
 import { MATH_MODULE } from "./modules/math.js";
@@ -153,7 +153,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
     deadline: started + executionMs(limits),
   });
 
-  const globals = new Map<string, Value>();
+  const globals = new Globals();
   for (const [name, host] of hosts) globals.set(name, host);
   let frame: Frame | null = null;
   let timer: NodeJS.Timeout | undefined;
