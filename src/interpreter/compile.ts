@@ -874,7 +874,8 @@ class Compiler {
       case "BinOp": {
         const left = this.expr(e.left, scope);
         const right = this.expr(e.right, scope);
-        return this.binOp(e.op as BinaryOp, left, right);
+        const general = this.binOp(e.op as BinaryOp, left, right);
+        return this.fusedInt(e.op, e.left, e.right, scope, general) ?? general;
       }
       case "UnaryOp": {
         const operand = this.expr(e.operand, scope);
@@ -1088,6 +1089,55 @@ class Compiler {
   }
 
   private comparison(e: A.Compare, scope: Scope): Expr {
+    const general = this.comparisonOf(e, scope);
+    if (e.ops.length !== 1) return general;
+    return this.fusedInt(e.ops[0]!, e.left, e.comparators[0]!, scope, general) ?? general;
+  }
+
+  /** A local variable's slot, when `e` reads one that no inner function captures. */
+  private plainSlot(e: A.Expr, scope: Scope): number | null {
+    if (e.kind !== "Name") return null;
+    const a = this.access(e, scope);
+    return a.kind === "local" && !a.variable.isCell ? a.variable.slot : null;
+  }
+
+  /**
+   * `x op 1` and `x op y` on local variables, the commonest arithmetic and tests of loops and
+   * small functions, in one closure that reads the slots directly when both are ints. Anything
+   * else (another type, an overflow, an unbound variable) takes the general path, which
+   * evaluates the operands again: reading a local has no effect to repeat.
+   */
+  private fusedInt(op: string, left: A.Expr, right: A.Expr, scope: Scope, general: Expr): Expr | null {
+    const code = INT_OPS.indexOf(op);
+    if (code < 0) return null;
+    const l = this.plainSlot(left, scope);
+    if (l === null) return null;
+    if (right.kind === "Constant" && typeof right.value === "bigint") {
+      const c = constantValue(right.value);
+      if (typeof c !== "number") return null;
+      return (f) => {
+        const a = f.slots[l];
+        if (typeof a === "number") {
+          const r = intOp(code, a, c);
+          if (r !== undefined) return r;
+        }
+        return general(f);
+      };
+    }
+    const r = this.plainSlot(right, scope);
+    if (r === null) return null;
+    return (f) => {
+      const a = f.slots[l];
+      const b = f.slots[r];
+      if (typeof a === "number" && typeof b === "number") {
+        const x = intOp(code, a, b);
+        if (x !== undefined) return x;
+      }
+      return general(f);
+    };
+  }
+
+  private comparisonOf(e: A.Compare, scope: Scope): Expr {
     const rt = this.rt;
     const operands = [e.left, ...e.comparators].map((x) => this.expr(x, scope));
     const ops = e.ops;
@@ -1577,6 +1627,45 @@ class Compiler {
 }
 
 // ------------------------------------------------------------------ small helpers
+
+const INT_OPS = ["+", "-", "*", "%", "<", "<=", ">", ">=", "==", "!="];
+
+/** INT_OPS[code] on two ints held as numbers; undefined where the general path must decide. */
+function intOp(code: number, a: number, b: number): Value | undefined {
+  switch (code) {
+    case 0: {
+      const r = a + b;
+      return Number.isSafeInteger(r) ? r : undefined;
+    }
+    case 1: {
+      const r = a - b;
+      return Number.isSafeInteger(r) ? r : undefined;
+    }
+    case 2: {
+      const r = a * b;
+      return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : undefined;
+    }
+    case 3: {
+      if (b === 0) return undefined;
+      // Python's modulo takes the sign of the divisor.
+      const r = a % b;
+      return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
+    }
+    case 4:
+      return a < b;
+    case 5:
+      return a <= b;
+    case 6:
+      return a > b;
+    case 7:
+      return a >= b;
+    case 8:
+      return a === b;
+    case 9:
+      return a !== b;
+  }
+  return undefined;
+}
 
 /** Continues with `next(v)` now, or when `v` settles if it is Pending. */
 function after2<T = Value>(v: T | Pending, next: (x: T) => unknown): any {
