@@ -1,4 +1,4 @@
-# CPython's side of bench/interpreter.ts: times each workload in-process around exec() of code
+# CPython's side of bench/interpreter.ts: times (CPU time) each workload in-process around exec() of code
 # compiled beforehand (a fresh globals dict per run), and the trivial script with its compile.
 import json
 import statistics
@@ -9,15 +9,18 @@ spec = json.load(sys.stdin)
 out = {"version": sys.version.split()[0], "workloads": [], "trivial_us": None}
 for w in spec["workloads"]:
     code = compile(w["source"], w["name"], "exec")
-    for _ in range(spec["warmup"]):
+    warm = time.process_time()
+    runs = 0
+    while runs < spec["warmup"] or time.process_time() - warm < spec["warmupMs"] / 1e3:
         exec(code, {})
+        runs += 1
     samples = []
     result = None
     for _ in range(spec["reps"]):
         ns = {}
-        start = time.perf_counter()
+        start = time.process_time()
         exec(code, ns)
-        samples.append((time.perf_counter() - start) * 1e3)
+        samples.append((time.process_time() - start) * 1e3)
         result = ns["RESULT"]
     out["workloads"].append({"ms": statistics.median(samples), "result": json.dumps(result, separators=(",", ":"))})
 
@@ -26,11 +29,11 @@ trivial = spec["trivial"]
 batch = spec["trivialBatch"]
 samples = []
 for _ in range(spec["trivialBatches"]):
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(batch):
         ns = {}
         exec(compile(trivial, "<script>", "exec"), ns)
         ns["RESULT"]
-    samples.append((time.perf_counter() - start) * 1e6 / batch)
+    samples.append((time.process_time() - start) * 1e6 / batch)
 out["trivial_us"] = statistics.median(samples)
 print(json.dumps(out))
