@@ -879,9 +879,13 @@ class Compiler {
       }
       case "UnaryOp": {
         const operand = this.expr(e.operand, scope);
-        if (e.op === "not") return (f) => after2(operand(f), (v) => !truthy(v));
+        if (e.op === "not") {
+          const not = (v: Value): Value => !truthy(v);
+          return (f) => then(operand(f), not);
+        }
         const op = e.op;
-        return (f) => after2(operand(f), (v) => unary(op, v));
+        const apply = (v: Value): Value => unary(op, v);
+        return (f) => then(operand(f), apply);
       }
       case "BoolOp": {
         const values = e.values.map((v) => this.expr(v, scope));
@@ -929,7 +933,8 @@ class Compiler {
       case "Attribute": {
         const value = this.expr(e.value, scope);
         const attr = e.attr;
-        return (f) => after2(value(f), (v) => rt.getAttr(v, attr));
+        const get = (v: Value): Value => rt.getAttr(v, attr);
+        return (f) => then(value(f), get);
       }
       case "Subscript": {
         const value = this.expr(e.value, scope);
@@ -946,25 +951,27 @@ class Compiler {
         return this.subscriptKey(e, scope);
       case "List": {
         const items = this.elements(e.elts, scope);
-        return (f) => after2(items(f), (xs) => rt.newList(xs as unknown as Value[]));
+        const make = (xs: Value[]): Value => rt.newList(xs);
+        return (f) => then(items(f), make);
       }
       case "Tuple": {
         if (e.elts.length === 0) return () => EMPTY_TUPLE;
         const items = this.elements(e.elts, scope);
-        return (f) => after2(items(f), (xs) => new PyTuple(xs as unknown as Value[]));
+        const make = (xs: Value[]): Value => new PyTuple(xs);
+        return (f) => then(items(f), make);
       }
       case "Set": {
         const items = this.elements(e.elts, scope);
-        return (f) =>
-          after2(items(f), (xs) => {
-            const s = new PySet();
-            for (const x of xs as unknown as Value[]) {
-              rt.hash(x);
-              s.add(x);
-            }
-            rt.budget.alloc(16 * s.size);
-            return s;
-          });
+        const make = (xs: Value[]): Value => {
+          const s = new PySet();
+          for (const x of xs) {
+            rt.hash(x);
+            s.add(x);
+          }
+          rt.budget.alloc(16 * s.size);
+          return s;
+        };
+        return (f) => then(items(f), make);
       }
       case "Dict":
         return this.dict(e, scope);
@@ -1082,10 +1089,8 @@ class Compiler {
     if (slice.kind !== "Slice") return this.expr(slice, scope);
     const none: Expr = () => null;
     const parts = [slice.lower, slice.upper, slice.step].map((p) => (p ? this.expr(p, scope) : none));
-    return (f) => after2(evalAll(parts, f) as never, (xs) => {
-      const [a, b, c] = xs as unknown as Value[];
-      return new SliceValue(a!, b!, c!) as unknown as Value;
-    });
+    const make = ([a, b, c]: Value[]): Value => new SliceValue(a!, b!, c!) as unknown as Value;
+    return (f) => then(evalAll(parts, f), make);
   }
 
   private comparison(e: A.Compare, scope: Scope): Expr {
@@ -1256,23 +1261,22 @@ class Compiler {
       exprs.push(k ?? (() => null));
       exprs.push(values[i]!);
     });
-    return (f) =>
-      after2(evalAll(exprs, f) as never, (xs) => {
-        const flat = xs as unknown as Value[];
-        const d = new PyDict();
-        for (let i = 0; i < flat.length; i += 2) {
-          if (keys[i / 2] === null) {
-            const m = flat[i + 1]!;
-            if (!(m instanceof PyDict)) throw pyError("TypeError", `'${typeName(m)}' object is not a mapping`);
-            for (const [k, v] of m.entries()) d.set(k, v);
-          } else {
-            rt.hash(flat[i]!);
-            d.set(flat[i]!, flat[i + 1]!);
-          }
+    const make = (flat: Value[]): Value => {
+      const d = new PyDict();
+      for (let i = 0; i < flat.length; i += 2) {
+        if (keys[i / 2] === null) {
+          const m = flat[i + 1]!;
+          if (!(m instanceof PyDict)) throw pyError("TypeError", `'${typeName(m)}' object is not a mapping`);
+          for (const [k, v] of m.entries()) d.set(k, v);
+        } else {
+          rt.hash(flat[i]!);
+          d.set(flat[i]!, flat[i + 1]!);
         }
-        rt.budget.alloc(32 * d.size);
-        return d;
-      });
+      }
+      rt.budget.alloc(32 * d.size);
+      return d;
+    };
+    return (f) => then(evalAll(exprs, f), make);
   }
 
   private joinedStr(e: A.JoinedStr, scope: Scope): Expr {
@@ -1311,18 +1315,9 @@ class Compiler {
       rt.budget.step(out.length >> 6);
       return out;
     };
-    return (f) => {
-      let out = "";
-      for (let i = 0; i < parts.length; i++) {
-        const v = parts[i]!(f);
-        if (isPending(v)) {
-          const done = out;
-          return v.then((x: Value) => after2(evalAll(parts, f, i + 1, [done + (x as string)]), (xs) => finish((xs as unknown as string[]).join(""))));
-        }
-        out += v as string;
-      }
-      return finish(out);
-    };
+    // join() makes one flat string; += would keep a rope of the pieces in every stored result.
+    const join = (xs: Value[]): string => finish(xs.join(""));
+    return (f) => then(evalAll(parts, f), join);
   }
 
   // ---------------------------------------------------------------- comprehensions
@@ -1665,6 +1660,14 @@ function intOp(code: number, a: number, b: number): Value | undefined {
       return a !== b;
   }
   return undefined;
+}
+
+/**
+ * `next(v)` now, or once `v` settles. For a `next` made at compile time: unlike after2 with an
+ * arrow written at the call, nothing is allocated on the synchronous path.
+ */
+function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
+  return isPending(v) ? v.then(next) : next(v);
 }
 
 /** Continues with `next(v)` now, or when `v` settles if it is Pending. */

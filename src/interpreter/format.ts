@@ -433,11 +433,30 @@ function significantDigits(ax: number, n: number): Decimal {
 
 /** `n` digits after the point (dtoa mode 3); no digits at all when the value rounds to zero. */
 function fixedDigits(ax: number, n: number): Decimal {
+  if (ax !== 0 && ax < 1e21 && n <= 100) {
+    // toFixed rounds the exact value too, but ties away from zero. A tie needs the exact value to
+    // end at decimal n+1 with a 5, that is ax × 2^(n+1) an odd integer; otherwise it agrees.
+    const scaled = ax * 2 ** (n + 1);
+    if (!Number.isInteger(scaled) || scaled % 2 === 0) return fromFixed(ax.toFixed(n));
+  }
   const exact = exactDigits(ax);
   if (ax === 0) return exact;
   const keep = exact.point + n;
   if (keep < 0) return { digits: "", point: -n };
   return roundDigits(exact, keep);
+}
+
+/** The Decimal of toFixed's text ("0.0120" -> digits "12", point -1), as roundDigits makes it. */
+function fromFixed(text: string): Decimal {
+  const dot = text.indexOf(".");
+  const all = dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1);
+  let point = dot < 0 ? text.length : dot;
+  let start = 0;
+  while (start < all.length && all.charCodeAt(start) === 48) start++;
+  point -= start;
+  let end = all.length;
+  while (end > start && all.charCodeAt(end - 1) === 48) end--;
+  return { digits: all.slice(start, end), point };
 }
 
 /** Keeps the first `keep` digits, rounding half to even on the exact value. */

@@ -17,6 +17,12 @@ export function floatRepr(x: number): string {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  // Between 1e-4 and 1e16 both languages write the same shortest digits without an exponent.
+  const ax = Math.abs(x);
+  if (ax >= 1e-4 && ax < 1e16) {
+    const text = String(x);
+    return text.includes(".") ? text : text + ".0";
+  }
   // toExponential() without an argument gives the shortest round-trip digits.
   const [mantissa, expText] = x.toExponential().split("e") as [string, string];
   const exp = Number(expText);
