@@ -70,10 +70,12 @@ const BUILTINS = makeBuiltins({ getAttr: getAttribute });
 
 /**
  * Parsed scripts by source text. Scripts are often run again unchanged, and parsing is a pure
- * function of the text whose AST nothing modifies afterwards. Bounded by total source size; the
- * least recently used entries go first.
+ * function of the text whose AST nothing modifies afterwards. Bounded in entries and in total
+ * source size (a large cache of ASTs costs every garbage collection); the least recently used
+ * entries go first.
  */
 const PARSED = new Map<string, A.Module>();
+const PARSED_MAX_ENTRIES = 128;
 const PARSED_MAX_BYTES = 1 << 20;
 let parsedBytes = 0;
 
@@ -89,7 +91,7 @@ function parseCached(source: string): A.Module {
     PARSED.set(source, module);
     parsedBytes += source.length;
     for (const [old] of PARSED) {
-      if (parsedBytes <= PARSED_MAX_BYTES) break;
+      if (parsedBytes <= PARSED_MAX_BYTES && PARSED.size <= PARSED_MAX_ENTRIES) break;
       PARSED.delete(old);
       parsedBytes -= old.length;
     }
