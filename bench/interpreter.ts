@@ -98,7 +98,9 @@ async function timeWorkload(engine: Exclude<Engine, "cpython">, source: string):
 
 /** Median microseconds per trivial execution, over batches of back-to-back runs. */
 async function timeTrivial(run: () => unknown): Promise<number> {
-  for (let i = 0; i < 2000; i++) await run();
+  // Long enough for V8 to optimize, and to pay off the collector's debt left by the workloads.
+  const warmStart = cpuMs();
+  for (let i = 0; i < 2000 || cpuMs() - warmStart < 2 * warmupMs; i++) await run();
   const samples: number[] = [];
   for (let b = 0; b < trivialBatches; b++) {
     const started = cpuMs();
