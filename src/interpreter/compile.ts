@@ -214,6 +214,27 @@ class Compiler {
   block(body: A.Stmt[], scope: Scope): Stmt {
     const stmts = body.map((s) => this.statement(s, scope));
     if (stmts.length === 1) return stmts[0]!;
+    if (stmts.length === 2) {
+      // Two statements (a loop body, a small function) without runBlock's loop.
+      const [first, second] = stmts as [Stmt, Stmt];
+      return (f) => {
+        const r = first(f);
+        if (r === undefined) return second(f);
+        if (isPending(r)) return r.then((c: Completion) => (c === undefined ? second(f) : c));
+        return r;
+      };
+    }
+    if (stmts.length === 3) {
+      const [first, second, third] = stmts as [Stmt, Stmt, Stmt];
+      return (f) => {
+        const r = first(f);
+        if (r !== undefined) return isPending(r) ? r.then((c: Completion) => (c === undefined ? runBlock(stmts, f, 1) : c)) : r;
+        const q = second(f);
+        if (q === undefined) return third(f);
+        if (isPending(q)) return q.then((c: Completion) => (c === undefined ? third(f) : c));
+        return q;
+      };
+    }
     return (f) => runBlock(stmts, f, 0);
   }
 
