@@ -63,7 +63,24 @@ interface Spec {
 const SSIZE_MAX = 9223372036854775807n;
 const INT_MAX = 2147483647;
 
+/**
+ * Parsed specs: f-strings format with the same few specs over and over. Whether a spec parses
+ * does not depend on the value (only the wording of the error does), and nothing modifies one.
+ */
+const PARSED_SPECS = new Map<string, Spec>();
+
 function parseSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
+  const key = defaultType + defaultAlign + spec;
+  let parsed = PARSED_SPECS.get(key);
+  if (parsed === undefined) {
+    parsed = Object.freeze(readSpec(spec, value, defaultType, defaultAlign));
+    if (PARSED_SPECS.size >= 512) PARSED_SPECS.clear();
+    PARSED_SPECS.set(key, parsed);
+  }
+  return parsed;
+}
+
+function readSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
   const chars = Array.from(spec);
   const end = chars.length;
   let pos = 0;
