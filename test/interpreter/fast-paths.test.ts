@@ -2,10 +2,12 @@
 // sees: each is checked here against CPython, or against the general path it bypasses.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { Budget, DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
 import { execute } from "../../src/interpreter/execute.js";
 import { formatValue } from "../../src/interpreter/format.js";
+import { cmp, compare } from "../../src/interpreter/ops.js";
 import { floatRepr } from "../../src/interpreter/repr.js";
-import { PyFloat } from "../../src/interpreter/values.js";
+import { PyFloat, PyTuple } from "../../src/interpreter/values.js";
 import { testContext } from "./native-context.js";
 
 /** Runs `source` under python3 and returns the JSON it prints. */
@@ -129,5 +131,21 @@ describe("float formatting shortcuts", () => {
 
   it("repr equals CPython's shortest round-trip spelling", () => {
     expect(floats.map(floatRepr)).toEqual(expected[floats.length]);
+  });
+});
+
+describe("sorting by tuples of ints", () => {
+  it("orders and charges as the two-pass comparison it replaces", () => {
+    let seed = 99;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const tuple = () => new PyTuple(Array.from({ length: 1 + random(3) }, () => random(3) - 1));
+    for (let k = 0; k < 500; k++) {
+      const a = tuple();
+      const b = tuple();
+      const fast = new Budget(DEFAULT_LIMITS);
+      const slow = new Budget(DEFAULT_LIMITS);
+      const expected = compare("<", a, b, slow) ? -1 : compare("<", b, a, slow) ? 1 : 0;
+      expect([cmp(a, b, fast), fast.steps]).toEqual([expected, slow.steps]);
+    }
   });
 });
