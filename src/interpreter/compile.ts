@@ -1277,6 +1277,26 @@ class Compiler {
     const rt = this.rt;
     const keys = e.keys.map((k) => (k ? this.expr(k, scope) : null));
     const values = e.values.map((v) => this.expr(v, scope));
+    // {"id": ..., "name": ...}, the shape of JSON records: the keys are known str constants
+    // (evaluating them has no effect), so the values go straight into the dict.
+    const names = e.keys.map((k) => (k?.kind === "Constant" && typeof k.value === "string" ? k.value : null));
+    if (names.length > 0 && names.every((n) => n !== null)) {
+      const fill = (f: Frame, d: PyDict, from: number): Value | Pending => {
+        for (let i = from; i < values.length; i++) {
+          const v = values[i]!(f);
+          if (isPending(v)) {
+            return v.then((x: Value) => {
+              d.set(names[i]!, x);
+              return fill(f, d, i + 1);
+            });
+          }
+          d.set(names[i]!, v);
+        }
+        rt.budget.alloc(32 * d.size);
+        return d;
+      };
+      return (f) => fill(f, new PyDict(), 0);
+    }
     const exprs: Expr[] = [];
     keys.forEach((k, i) => {
       exprs.push(k ?? (() => null));
