@@ -67,16 +67,20 @@ const INT_MAX = 2147483647;
  * Parsed specs: f-strings format with the same few specs over and over. Whether a spec parses
  * does not depend on the value (only the wording of the error does), and nothing modifies one.
  */
-const PARSED_SPECS = new Map<string, Spec>();
+const PARSED_SPECS = new Map<string, { defaultType: string; defaultAlign: string; spec: Spec }[]>();
 
 function parseSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
-  const key = defaultType + defaultAlign + spec;
-  let parsed = PARSED_SPECS.get(key);
-  if (parsed === undefined) {
-    parsed = Object.freeze(readSpec(spec, value, defaultType, defaultAlign));
+  // Keyed by the spec text itself (no key string to build), then by the defaults.
+  let entries = PARSED_SPECS.get(spec);
+  if (entries !== undefined) {
+    for (const e of entries) if (e.defaultType === defaultType && e.defaultAlign === defaultAlign) return e.spec;
+  } else {
     if (PARSED_SPECS.size >= 512) PARSED_SPECS.clear();
-    PARSED_SPECS.set(key, parsed);
+    entries = [];
+    PARSED_SPECS.set(spec, entries);
   }
+  const parsed = Object.freeze(readSpec(spec, value, defaultType, defaultAlign));
+  entries.push({ defaultType, defaultAlign, spec: parsed });
   return parsed;
 }
 
