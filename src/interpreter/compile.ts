@@ -114,6 +114,12 @@ export interface FunctionCode {
   vararg: Parameter | null;
   kwarg: Parameter | null;
   slotCount: number;
+  /**
+   * The number of parameters when they are all plain positional ones (no *args, **kwargs,
+   * keyword-only or captured parameter, not async), else -1: a call with exactly that many
+   * positional arguments can then put them straight into the slots (Runtime.callPlain).
+   */
+  plainArity: number;
   /** A frame's slots on entry (all unbound), copied for each call. */
   emptySlots: readonly (Value | Cell | typeof UNBOUND)[];
   /** Slots of cell variables that are not parameters (created empty on entry). */
@@ -1578,6 +1584,13 @@ class Compiler {
         if (isPending(v1)) return v1.then((y: Value) => invoke(f, fn, null, [v0, y]));
         f.line = line;
         f.col = col;
+        if (fn instanceof PyFunction && fn.code.plainArity === 2) {
+          const code = fn.code;
+          const slots = code.emptySlots.slice();
+          slots[code.params[0]!.slot] = v0;
+          slots[code.params[1]!.slot] = v1;
+          return rt.callPlain(fn, slots, f);
+        }
         return rt.callValue(fn, [v0, v1], null, f);
       };
     }
@@ -1590,6 +1603,12 @@ class Compiler {
         if (isPending(v)) return v.then((x: Value) => invoke(f, fn, null, [x]));
         f.line = line;
         f.col = col;
+        if (fn instanceof PyFunction && fn.code.plainArity === 1) {
+          const code = fn.code;
+          const slots = code.emptySlots.slice();
+          slots[code.params[0]!.slot] = v;
+          return rt.callPlain(fn, slots, f);
+        }
         return rt.callValue(fn, [v], null, f);
       };
     }
@@ -1628,6 +1647,8 @@ class Compiler {
       vararg: args.vararg ? paramOf(args.vararg) : null,
       kwarg: args.kwarg ? paramOf(args.kwarg) : null,
       slotCount: inner.slotCount,
+      plainArity:
+        !isAsync && !args.vararg && !args.kwarg && kwonly.length === 0 && positional.every((p) => !p.cell) ? positional.length : -1,
       emptySlots: unboundSlots(inner.slotCount),
       cellSlots,
       body,

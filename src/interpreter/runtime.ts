@@ -234,6 +234,12 @@ export class Runtime implements NativeContext {
 
   callFunction(fn: PyFunction, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
     const code = fn.code;
+    if (kwargs === null && code.plainArity === args.length) {
+      const slots = code.emptySlots.slice();
+      const params = code.params;
+      for (let i = 0; i < args.length; i++) slots[params[i]!.slot] = args[i]!;
+      return this.callPlain(fn, slots, caller);
+    }
     if (code.isAsync) return new PyCoroutine(code.name, () => this.invoke(fn, args, kwargs, caller));
     return this.invoke(fn, args, kwargs, caller);
   }
@@ -247,7 +253,24 @@ export class Runtime implements NativeContext {
     // Copying the code's template of unbound slots is cheaper than allocating and filling.
     const frame = new FrameClass(code.emptySlots.slice(), fn.closure, fn.globals, code.name, depth);
     bindArguments(fn, frame, args, kwargs);
-    const cellSlots = code.cellSlots;
+    return this.enter(fn, frame, caller);
+  }
+
+  /**
+   * Calls a function of plain positional parameters (FunctionCode.plainArity) with exactly as
+   * many arguments, already in `slots` (a copy of code.emptySlots): no argument array to bind.
+   */
+  callPlain(fn: PyFunction, slots: (Value | Cell | typeof UNBOUND)[], caller: Frame | null): Value | Pending {
+    const depth = caller === null ? 1 : caller.depth + 1;
+    if (depth > RECURSION_LIMIT || (this.syncOnly > 0 && this.jsDepth > 4 * STACK_SLICE)) {
+      throw pyError("RecursionError", "maximum recursion depth exceeded");
+    }
+    return this.enter(fn, new FrameClass(slots, fn.closure, fn.globals, fn.code.name, depth), caller);
+  }
+
+  /** Runs a call whose frame holds its arguments: fresh cells, one step, then the body. */
+  private enter(fn: PyFunction, frame: Frame, caller: Frame | null): Value | Pending {
+    const cellSlots = fn.code.cellSlots;
     for (let i = 0; i < cellSlots.length; i++) frame.slots[cellSlots[i]!] = new Cell(UNBOUND);
     this.tick();
     // Deep recursion: the call resumes from the event loop, on a fresh JS stack, so Python

@@ -109,6 +109,36 @@ RESULT = [[repr(x) for x in run(value(a), value(b))] for a, b in PAIRS]
   });
 });
 
+describe("calls", () => {
+  it("bind arguments as CPython does, whether or not they take the plain-parameters path", async () => {
+    const source = `
+def one(a):
+    return a * 2
+def two(a, b=10):
+    return a - b
+def captured(a):
+    return lambda: a + 1
+def star(*xs):
+    return len(xs)
+def kw(a, *, b=3):
+    return a + b
+def deep(n):
+    return 0 if n == 0 else 1 + deep(n - 1)
+keys = sorted([3, 1, 2], key=lambda v: -v)
+out = [one(4), two(5), two(5, 1), two(b=2, a=9), captured(7)(), star(), star(1, 2), kw(1), kw(1, b=1), deep(300), keys]
+errors = []
+for call in [lambda: one(), lambda: one(1, 2), lambda: two(), lambda: kw(1, 2)]:
+    try:
+        call()
+    except TypeError as e:
+        errors.append(str(e).split("() ")[1])
+RESULT = [out, errors]
+`;
+    const expected = cpython(`import json\n${source}\nprint(json.dumps(RESULT))`, null);
+    expect(await result(source)).toEqual(expected);
+  });
+});
+
 describe("float formatting shortcuts", () => {
   // Random doubles over many magnitudes, dyadic fractions (where rounding ties happen), and edges.
   let seed = 12345;
