@@ -1364,7 +1364,21 @@ class Compiler {
     };
     // join() makes one flat string; += would keep a rope of the pieces in every stored result.
     const join = (xs: Value[]): string => finish(xs.join(""));
-    return (f) => then(evalAll(parts, f), join);
+    const n = parts.length;
+    return (f) => {
+      const xs: Value[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = parts[i]!(f);
+        if (isPending(v)) {
+          return v.then((x: Value) => {
+            xs[i] = x;
+            return then(evalAll(parts, f, i + 1, xs.slice(0, i + 1)), join);
+          });
+        }
+        xs[i] = v;
+      }
+      return finish(xs.join(""));
+    };
   }
 
   // ---------------------------------------------------------------- comprehensions

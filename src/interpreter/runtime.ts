@@ -123,16 +123,19 @@ export class Runtime implements NativeContext {
     return binary(op, a, b, this.budget, (template, args) => percentFormat(this, template, args));
   }
 
+  /** What repr(), str() and ascii() charge for the text they build (made once, not per call). */
+  private readonly chargeText = (n: number): void => this.budget.step(n >> 5);
+
   repr(v: Value): string {
-    return reprOf(v, (n) => this.budget.step(n >> 5));
+    return reprOf(v, this.chargeText);
   }
 
   str(v: Value): string {
-    return strOf(v, (n) => this.budget.step(n >> 5));
+    return strOf(v, this.chargeText);
   }
 
   ascii(v: Value): string {
-    return ascii(v, (n) => this.budget.step(n >> 5));
+    return ascii(v, this.chargeText);
   }
 
   format(v: Value, spec: string): string {
