@@ -10,6 +10,8 @@ import { ELLIPSIS } from "../../grammar/ast.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { DONE, Pending, PyCoroutine, PyIterator } from "./objects.js";
 import { type BinaryOp, compare, contains, delItem, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { lookupMethod } from "./methods/index.js";
+import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
@@ -1545,6 +1547,7 @@ class Compiler {
     if (e.func.kind === "Attribute") {
       const receiver = this.expr(e.func.value, scope);
       const method = e.func.attr;
+      const site = new MethodSite(method);
       // The commonest shapes get closures of their own: no argument array to fill in a loop.
       if (plain && all.length === 0) {
         return (f) => {
@@ -1552,7 +1555,7 @@ class Compiler {
           if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
           f.line = line;
           f.col = col;
-          return rt.callMethod(self, method, [], null, f);
+          return site.call(rt, self, [], f);
         };
       }
       if (plain && all.length === 2) {
@@ -1566,7 +1569,7 @@ class Compiler {
           if (isPending(v1)) return v1.then((y: Value) => invoke(f, self, method, [v0, y]));
           f.line = line;
           f.col = col;
-          return rt.callMethod(self, method, [v0, v1], null, f);
+          return site.call(rt, self, [v0, v1], f);
         };
       }
       if (plain && all.length === 1) {
@@ -1578,7 +1581,7 @@ class Compiler {
           if (isPending(v)) return v.then((x: Value) => invoke(f, self, method, [x]));
           f.line = line;
           f.col = col;
-          return rt.callMethod(self, method, [v], null, f);
+          return site.call(rt, self, [v], f);
         };
       }
       return (f) => {
@@ -1698,6 +1701,50 @@ class Compiler {
 }
 
 // ------------------------------------------------------------------ small helpers
+
+/**
+ * A method call site (`obj.name(...)`) that remembers the method it last found and for which
+ * built-in type, so that a loop calling `line.split()` looks the method up once.
+ */
+class MethodSite {
+  private kind: unknown = null;
+  private method: NativeMethod<any> | undefined;
+
+  constructor(private readonly name: string) {}
+
+  call(rt: Runtime, self: Value, args: Value[], f: Frame): Value | Pending {
+    const kind = methodKind(self);
+    if (kind !== null) {
+      if (kind !== this.kind) {
+        const method = lookupMethod(self, this.name);
+        if (method === undefined) return rt.callMethod(self, this.name, args, null, f);
+        this.kind = kind;
+        this.method = method;
+      }
+      return this.method!(rt, self, args, null);
+    }
+    return rt.callMethod(self, this.name, args, null, f);
+  }
+}
+
+const FROZENSET_KIND = Symbol("frozenset");
+
+/** What decides lookupMethod's table for a built-in value; null for anything else (no caching). */
+function methodKind(v: Value): unknown {
+  switch (typeof v) {
+    case "string":
+      return "str";
+    case "number":
+    case "bigint":
+    case "boolean":
+      return "int";
+  }
+  if (v === null) return null;
+  const c = (v as object).constructor;
+  if (c === PyList || c === PyDict || c === PyTuple || c === PyFloat || c === PyBytes) return c;
+  if (c === PySet) return (v as PySet).frozen ? FROZENSET_KIND : PySet;
+  return null;
+}
 
 const INT_OPS = ["+", "-", "*", "%", "<", "<=", ">", ">=", "==", "!="];
 

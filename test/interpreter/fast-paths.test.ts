@@ -139,6 +139,27 @@ RESULT = [out, errors]
   });
 });
 
+describe("method calls", () => {
+  it("find the right method when one call site sees receivers of different types", async () => {
+    const source = `
+out = []
+for x in [{1, 2}, frozenset({3}), [4, 4], {"a": 1}, {5}, frozenset(), (6, 6)]:
+    if isinstance(x, tuple):
+        out.append(repr(x.count(6)))
+    else:
+        out.append(repr(x.copy()))
+for x in ["a-b", [1, 2], "c"]:
+    try:
+        out.append(repr(x.split("-")))
+    except AttributeError as e:
+        out.append(str(e))
+RESULT = out
+`;
+    const expected = cpython(`import json\n${source}\nprint(json.dumps(RESULT))`, null);
+    expect(await result(source)).toEqual(expected);
+  });
+});
+
 describe("float formatting shortcuts", () => {
   // Random doubles over many magnitudes, dyadic fractions (where rounding ties happen), and edges.
   let seed = 12345;
