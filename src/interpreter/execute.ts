@@ -70,27 +70,42 @@ const BUILTINS = makeBuiltins({ getAttr: getAttribute });
 
 /**
  * Parsed scripts by source text. Scripts are often run again unchanged, and parsing is a pure
- * function of the text whose AST nothing modifies afterwards. Bounded in entries and in total
- * source size (a large cache of ASTs costs every garbage collection); the oldest entries go
- * first (a hit costs one lookup, nothing more).
+ * function of the text whose AST nothing modifies afterwards. A script's AST is kept from its
+ * second run on: most scripts run once, and keeping each one's AST for a while would only give
+ * the garbage collector more to do. Both tables are bounded (in entries, and the ASTs in total
+ * source size too); the oldest entries go first, and a hit costs one lookup.
  */
 const PARSED = new Map<string, A.Module>();
 const PARSED_MAX_ENTRIES = 128;
 const PARSED_MAX_BYTES = 1 << 20;
 let parsedBytes = 0;
+/** Sources parsed once and not kept (yet), bounded as PARSED is. */
+const SEEN = new Set<string>();
+let seenBytes = 0;
 
 function parseCached(source: string): A.Module {
   const hit = PARSED.get(source);
   if (hit) return hit;
   const module = parse(source);
-  if (source.length <= PARSED_MAX_BYTES / 8) {
-    PARSED.set(source, module);
-    parsedBytes += source.length;
-    for (const [old] of PARSED) {
-      if (parsedBytes <= PARSED_MAX_BYTES && PARSED.size <= PARSED_MAX_ENTRIES) break;
-      PARSED.delete(old);
-      parsedBytes -= old.length;
+  if (source.length > PARSED_MAX_BYTES / 8) return module;
+  if (!SEEN.has(source)) {
+    SEEN.add(source);
+    seenBytes += source.length;
+    for (const old of SEEN) {
+      if (seenBytes <= PARSED_MAX_BYTES && SEEN.size <= 2 * PARSED_MAX_ENTRIES) break;
+      SEEN.delete(old);
+      seenBytes -= old.length;
     }
+    return module;
+  }
+  SEEN.delete(source);
+  seenBytes -= source.length;
+  PARSED.set(source, module);
+  parsedBytes += source.length;
+  for (const [old] of PARSED) {
+    if (parsedBytes <= PARSED_MAX_BYTES && PARSED.size <= PARSED_MAX_ENTRIES) break;
+    PARSED.delete(old);
+    parsedBytes -= old.length;
   }
   return module;
 }

@@ -27,8 +27,8 @@ describe("repeated scripts", () => {
   it("start from fresh globals each time, though their parse is reused", async () => {
     const source = "seen.append(1)\nRESULT = len(seen)\n";
     const defining = "seen = []\n" + source;
-    expect(await result(defining)).toBe(1);
-    expect(await result(defining)).toBe(1);
+    // The first run parses, the second keeps the AST, the third reuses it.
+    for (let run = 0; run < 3; run++) expect(await result(defining)).toBe(1);
     const r = await execute(source);
     expect(r.error?.type).toBe("NameError");
   });
@@ -36,7 +36,11 @@ describe("repeated scripts", () => {
   it("still run correctly after many other scripts pushed them out of the cache", async () => {
     const first = "RESULT = sum(range(10))\n";
     expect(await result(first)).toBe(45);
-    for (let i = 0; i < 300; i++) expect(await result(`RESULT = ${i} * 2\n`)).toBe(i * 2);
+    expect(await result(first)).toBe(45);
+    for (let i = 0; i < 300; i++) {
+      expect(await result(`RESULT = ${i} * 2\n`)).toBe(i * 2);
+      expect(await result(`RESULT = ${i} * 2\n`)).toBe(i * 2);
+    }
     expect(await result(first)).toBe(45);
   });
 });
