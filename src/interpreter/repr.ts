@@ -108,17 +108,44 @@ export function bytesRepr(b: Uint8Array): string {
  * work to a budget (a repr of a million-item list is a million steps).
  */
 export function repr(v: Value, charge?: (n: number) => void): string {
+  const scalar = scalarRepr(v);
+  if (scalar !== undefined) {
+    charge?.(scalar.length + 1);
+    return scalar;
+  }
   return new Printer(charge).repr(v);
 }
 
 /** str(v): like repr except for strings themselves and objects with their own str. */
 export function str(v: Value, charge?: (n: number) => void): string {
   if (typeof v === "string") return v;
+  const scalar = scalarRepr(v);
+  if (scalar !== undefined) {
+    charge?.(scalar.length + 1);
+    return scalar;
+  }
   const printer = new Printer(charge);
   if (v instanceof PyObject && hasRepr(v) && v.pyStr) {
     return v.pyStr((x) => printer.str(x), (x) => printer.repr(x));
   }
   return printer.repr(v);
+}
+
+/** The repr of a value that contains nothing (no Printer, with its set of open containers, needed). */
+function scalarRepr(v: Value): string | undefined {
+  switch (typeof v) {
+    case "string":
+      return strRepr(v);
+    case "number":
+      return String(v);
+    case "bigint":
+      return v.toString();
+    case "boolean":
+      return v ? "True" : "False";
+  }
+  if (v === null) return "None";
+  if (v instanceof PyFloat) return floatRepr(v.v);
+  return undefined;
 }
 
 class Printer {
