@@ -1418,22 +1418,21 @@ class Compiler {
         if (isPending(r)) return r.then(() => loop(f, i, next, sink));
       }
     };
-    const body = (f: Frame, i: number, sink: Sink): void | Pending => {
-      const clause = clauses[i]!;
-      const check = (j: number): void | Pending => {
-        for (; j < clause.ifs.length; j++) {
-          const c = clause.ifs[j]!(f);
-          if (isPending(c)) {
-            const index = j;
-            return c.then((v: Value) => (truthy(v) ? check(index + 1) : undefined));
-          }
-          if (!truthy(c)) return;
+    /** Tests the conditions of clause `i` from the `j`th, then goes deeper or emits. */
+    const check = (f: Frame, i: number, sink: Sink, j: number): void | Pending => {
+      const ifs = clauses[i]!.ifs;
+      for (; j < ifs.length; j++) {
+        const c = ifs[j]!(f);
+        if (isPending(c)) {
+          const index = j;
+          return c.then((v: Value) => (truthy(v) ? check(f, i, sink, index + 1) : undefined));
         }
-        if (i + 1 < clauses.length) return run(f, i + 1, sink);
-        return emit(f, sink);
-      };
-      return check(0);
+        if (!truthy(c)) return;
+      }
+      if (i + 1 < clauses.length) return run(f, i + 1, sink);
+      return emit(f, sink);
     };
+    const body = (f: Frame, i: number, sink: Sink): void | Pending => check(f, i, sink, 0);
     const emit = (f: Frame, sink: Sink): void | Pending => {
       if (key) {
         const parts = evalAll([key, elt], f);
