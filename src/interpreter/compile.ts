@@ -834,6 +834,16 @@ class Compiler {
     const rt = this.rt;
     const starAt = elts.findIndex((e) => e.kind === "Starred");
     const stores = elts.map((e) => this.store(e, scope));
+    /** Stores values[i:] into the targets from the ith (no closure unless one suspends). */
+    const assign = (f: Frame, values: Value[], i: number): void | Pending => {
+      for (; i < stores.length; i++) {
+        const r = stores[i]!(f, values[i]!);
+        if (isPending(r)) {
+          const next = i + 1;
+          return r.then(() => assign(f, values, next));
+        }
+      }
+    };
     return (f, v) => {
       const items = rt.toList(v);
       let values: Value[];
@@ -852,13 +862,7 @@ class Compiler {
         }
         values = [...items.slice(0, starAt), new PyList(items.slice(starAt, items.length - after)), ...items.slice(items.length - after)];
       }
-      const run = (i: number): void | Pending => {
-        for (; i < stores.length; i++) {
-          const r = stores[i]!(f, values[i]!);
-          if (isPending(r)) return r.then(() => run(i + 1));
-        }
-      };
-      return run(0);
+      return assign(f, values, 0);
     };
   }
 
