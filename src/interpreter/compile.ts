@@ -374,20 +374,20 @@ class Compiler {
       case "Assert": {
         const test = this.expr(s.test, scope);
         const msg = s.msg ? this.expr(s.msg, scope) : null;
+        const fail = (f: Frame): Completion | Pending => {
+          if (!msg) throw new PyException(EXC.AssertionError, []);
+          const m = msg(f);
+          if (isPending(m)) {
+            return m.then((x: Value) => {
+              throw new PyException(EXC.AssertionError, [x]);
+            });
+          }
+          throw new PyException(EXC.AssertionError, [m]);
+        };
         return (f) => {
-          const fail = (): Completion | Pending => {
-            if (!msg) throw new PyException(EXC.AssertionError, []);
-            const m = msg(f);
-            if (isPending(m)) {
-              return m.then((x: Value) => {
-                throw new PyException(EXC.AssertionError, [x]);
-              });
-            }
-            throw new PyException(EXC.AssertionError, [m]);
-          };
           const t = test(f);
-          if (isPending(t)) return t.then((v: Value) => (truthy(v) ? undefined : fail()));
-          return truthy(t) ? undefined : fail();
+          if (isPending(t)) return t.then((v: Value) => (truthy(v) ? undefined : fail(f)));
+          return truthy(t) ? undefined : fail(f);
         };
       }
       case "Raise":
@@ -1282,7 +1282,11 @@ class Compiler {
       }
       return true;
     };
-    return (f) => after2(operands[0]!(f), (a) => run(f, a, 0));
+    const first = operands[0]!;
+    return (f) => {
+      const a = first(f);
+      return isPending(a) ? a.then((x: Value) => run(f, x, 0)) : run(f, a, 0);
+    };
   }
 
   private dict(e: A.Dict, scope: Scope): Expr {
