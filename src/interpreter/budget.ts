@@ -51,7 +51,12 @@ export class Budget {
   logBytes = 0;
   toolCalls = 0;
 
-  constructor(readonly limits: Limits) {}
+  /** limits.max_steps, read on every step. */
+  private readonly maxSteps: number;
+
+  constructor(readonly limits: Limits) {
+    this.maxSteps = limits.max_steps;
+  }
 
   private exceeded(field: LimitField, detail?: string): never {
     throw new ResourceLimitError(field, this.limits[field], detail);
@@ -60,7 +65,7 @@ export class Budget {
   /** Charges `n` interpreter steps (work inside builtins is charged in proportion to its size). */
   step(n: number): void {
     this.steps += n;
-    if (this.steps > this.limits.max_steps) this.exceeded("max_steps");
+    if (this.steps > this.maxSteps) this.exceeded("max_steps");
   }
 
   /**

@@ -10,6 +10,8 @@ import { ELLIPSIS } from "../../grammar/ast.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { DONE, Pending, PyCoroutine, PyIterator } from "./objects.js";
 import { type BinaryOp, compare, contains, delItem, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { lookupMethod } from "./methods/index.js";
+import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
@@ -23,6 +25,46 @@ export class Cell {
 
 export const UNBOUND: unique symbol = Symbol("unbound");
 
+/**
+ * The module's global names. Each name has a Cell, made on first use and kept (unbound when the
+ * name is deleted or not yet assigned), so that compiled code looks a global up once per
+ * execution and then reads and writes the cell directly.
+ */
+export class Globals {
+  private readonly cells = new Map<string, Cell>();
+
+  /** The cell of `name`, made unbound if the name was never used. */
+  cell(name: string): Cell {
+    let c = this.cells.get(name);
+    if (c === undefined) {
+      c = new Cell(UNBOUND);
+      this.cells.set(name, c);
+    }
+    return c;
+  }
+
+  get(name: string): Value | undefined {
+    const v = this.cells.get(name)?.v;
+    return v === UNBOUND ? undefined : v;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  set(name: string, value: Value): void {
+    this.cell(name).v = value;
+  }
+
+  /** Unbinds `name`; false when it was not bound. */
+  delete(name: string): boolean {
+    const c = this.cells.get(name);
+    if (c === undefined || c.v === UNBOUND) return false;
+    c.v = UNBOUND;
+    return true;
+  }
+}
+
 export class Frame {
   /** Set by `return`. */
   ret: Value = null;
@@ -34,10 +76,17 @@ export class Frame {
   constructor(
     readonly slots: (Value | Cell | typeof UNBOUND)[],
     readonly closure: Cell[],
-    readonly globals: Map<string, Value>,
+    readonly globals: Globals,
     readonly scopeName: string,
     readonly depth: number,
   ) {}
+}
+
+/** `n` unbound slots, as a packed array (V8 keeps holey arrays, as `fill` makes, on slower paths). */
+export function unboundSlots(n: number): (Value | Cell | typeof UNBOUND)[] {
+  const slots: (Value | Cell | typeof UNBOUND)[] = [];
+  for (let i = 0; i < n; i++) slots.push(UNBOUND);
+  return slots;
 }
 
 export const BREAK: unique symbol = Symbol("break");
@@ -67,6 +116,14 @@ export interface FunctionCode {
   vararg: Parameter | null;
   kwarg: Parameter | null;
   slotCount: number;
+  /**
+   * The number of parameters when they are all plain positional ones (no *args, **kwargs,
+   * keyword-only or captured parameter, not async), else -1: a call with exactly that many
+   * positional arguments can then put them straight into the slots (Runtime.callPlain).
+   */
+  plainArity: number;
+  /** A frame's slots on entry (all unbound), copied for each call. */
+  emptySlots: readonly (Value | Cell | typeof UNBOUND)[];
   /** Slots of cell variables that are not parameters (created empty on entry). */
   cellSlots: number[];
   body: Stmt;
@@ -80,7 +137,7 @@ export class PyFunction extends PyObject {
     readonly defaults: Value[],
     readonly kwDefaults: Map<string, Value>,
     readonly closure: Cell[],
-    readonly globals: Map<string, Value>,
+    readonly globals: Globals,
   ) {
     super();
   }
@@ -165,6 +222,27 @@ class Compiler {
   block(body: A.Stmt[], scope: Scope): Stmt {
     const stmts = body.map((s) => this.statement(s, scope));
     if (stmts.length === 1) return stmts[0]!;
+    if (stmts.length === 2) {
+      // Two statements (a loop body, a small function) without runBlock's loop.
+      const [first, second] = stmts as [Stmt, Stmt];
+      return (f) => {
+        const r = first(f);
+        if (r === undefined) return second(f);
+        if (isPending(r)) return r.then((c: Completion) => (c === undefined ? second(f) : c));
+        return r;
+      };
+    }
+    if (stmts.length === 3) {
+      const [first, second, third] = stmts as [Stmt, Stmt, Stmt];
+      return (f) => {
+        const r = first(f);
+        if (r !== undefined) return isPending(r) ? r.then((c: Completion) => (c === undefined ? runBlock(stmts, f, 1) : c)) : r;
+        const q = second(f);
+        if (q === undefined) return third(f);
+        if (isPending(q)) return q.then((c: Completion) => (c === undefined ? third(f) : c));
+        return q;
+      };
+    }
     return (f) => runBlock(stmts, f, 0);
   }
 
@@ -296,20 +374,20 @@ class Compiler {
       case "Assert": {
         const test = this.expr(s.test, scope);
         const msg = s.msg ? this.expr(s.msg, scope) : null;
+        const fail = (f: Frame): Completion | Pending => {
+          if (!msg) throw new PyException(EXC.AssertionError, []);
+          const m = msg(f);
+          if (isPending(m)) {
+            return m.then((x: Value) => {
+              throw new PyException(EXC.AssertionError, [x]);
+            });
+          }
+          throw new PyException(EXC.AssertionError, [m]);
+        };
         return (f) => {
-          const fail = (): Completion | Pending => {
-            if (!msg) throw new PyException(EXC.AssertionError, []);
-            const m = msg(f);
-            if (isPending(m)) {
-              return m.then((x: Value) => {
-                throw new PyException(EXC.AssertionError, [x]);
-              });
-            }
-            throw new PyException(EXC.AssertionError, [m]);
-          };
           const t = test(f);
-          if (isPending(t)) return t.then((v: Value) => (truthy(v) ? undefined : fail()));
-          return truthy(t) ? undefined : fail();
+          if (isPending(t)) return t.then((v: Value) => (truthy(v) ? undefined : fail(f)));
+          return truthy(t) ? undefined : fail(f);
         };
       }
       case "Raise":
@@ -362,16 +440,19 @@ class Compiler {
     // Subscript: evaluate container and key once.
     const container = this.expr(target.value, scope);
     const key = this.subscriptKey(target.slice, scope);
+    const finish = (f: Frame, c: Value, k: Value): Completion | Pending => {
+      const current = getItem(c, k, rt.budget);
+      const b = value(f);
+      if (isPending(b)) return b.then((x: Value) => void setItem(c, k, apply(current, x), rt.budget));
+      setItem(c, k, apply(current, b), rt.budget);
+      return undefined;
+    };
     return (f) => {
-      const parts = evalAll([container, key], f);
-      const finish = ([c, k]: Value[]) => {
-        const current = getItem(c!, k!, rt.budget);
-        const b = value(f);
-        if (isPending(b)) return b.then((x: Value) => void setItem(c!, k!, apply(current, x), rt.budget));
-        setItem(c!, k!, apply(current, b), rt.budget);
-        return undefined;
-      };
-      return isPending(parts) ? parts.then(finish) : finish(parts);
+      const c = container(f);
+      if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => finish(f, cv, k)));
+      const k = key(f);
+      if (isPending(k)) return k.then((kv: Value) => finish(f, c, kv));
+      return finish(f, c, k);
     };
   }
 
@@ -634,11 +715,19 @@ class Compiler {
     const id = node.id;
     const rt = this.rt;
     switch (a.kind) {
-      case "global":
+      case "global": {
+        // Every frame of one execution shares its Globals: the cell is looked up once.
+        let owner: Globals | null = null;
+        let cell: Cell = new Cell(UNBOUND);
         return (f) => {
-          const v = f.globals.get(id);
-          return v !== undefined ? v : rt.builtin(id);
+          if (owner !== f.globals) {
+            owner = f.globals;
+            cell = owner.cell(id);
+          }
+          const v = cell.v;
+          return v !== UNBOUND ? v : rt.builtin(id);
         };
+      }
       case "local": {
         const slot = a.variable.slot;
         if (a.variable.isCell) {
@@ -668,8 +757,17 @@ class Compiler {
   private storeName(id: string, scope: Scope): Store {
     const a = this.info.resolve(scope, id);
     switch (a.kind) {
-      case "global":
-        return (f, v) => void f.globals.set(id, v);
+      case "global": {
+        let owner: Globals | null = null;
+        let cell: Cell = new Cell(UNBOUND);
+        return (f, v) => {
+          if (owner !== f.globals) {
+            owner = f.globals;
+            cell = owner.cell(id);
+          }
+          cell.v = v;
+        };
+      }
       case "local": {
         const slot = a.variable.slot;
         if (a.variable.isCell) return (f, v) => void ((f.slots[slot] as Cell).v = v);
@@ -712,9 +810,11 @@ class Compiler {
         const container = this.expr(target.value, scope);
         const key = this.subscriptKey(target.slice, scope);
         return (f, v) => {
-          const parts = evalAll([container, key], f);
-          if (isPending(parts)) return parts.then(([c, k]: Value[]) => setItem(c!, k!, v, rt.budget));
-          setItem(parts[0]!, parts[1]!, v, rt.budget);
+          const c = container(f);
+          if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => setItem(cv, k, v, rt.budget)));
+          const k = key(f);
+          if (isPending(k)) return k.then((kv: Value) => setItem(c, kv, v, rt.budget));
+          setItem(c, k, v, rt.budget);
         };
       }
       case "Attribute":
@@ -734,6 +834,16 @@ class Compiler {
     const rt = this.rt;
     const starAt = elts.findIndex((e) => e.kind === "Starred");
     const stores = elts.map((e) => this.store(e, scope));
+    /** Stores values[i:] into the targets from the ith (no closure unless one suspends). */
+    const assign = (f: Frame, values: Value[], i: number): void | Pending => {
+      for (; i < stores.length; i++) {
+        const r = stores[i]!(f, values[i]!);
+        if (isPending(r)) {
+          const next = i + 1;
+          return r.then(() => assign(f, values, next));
+        }
+      }
+    };
     return (f, v) => {
       const items = rt.toList(v);
       let values: Value[];
@@ -752,13 +862,7 @@ class Compiler {
         }
         values = [...items.slice(0, starAt), new PyList(items.slice(starAt, items.length - after)), ...items.slice(items.length - after)];
       }
-      const run = (i: number): void | Pending => {
-        for (; i < stores.length; i++) {
-          const r = stores[i]!(f, values[i]!);
-          if (isPending(r)) return r.then(() => run(i + 1));
-        }
-      };
-      return run(0);
+      return assign(f, values, 0);
     };
   }
 
@@ -803,33 +907,18 @@ class Compiler {
       case "BinOp": {
         const left = this.expr(e.left, scope);
         const right = this.expr(e.right, scope);
-        const op = e.op as BinaryOp;
-        if (op === "+") {
-          return (f) => {
-            const a = left(f);
-            if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
-            const b = right(f);
-            if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
-            if (typeof a === "number" && typeof b === "number") {
-              const r = a + b;
-              if (Number.isSafeInteger(r)) return r;
-            }
-            return rt.binary(op, a, b);
-          };
-        }
-        return (f) => {
-          const a = left(f);
-          if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
-          const b = right(f);
-          if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
-          return rt.binary(op, a, b);
-        };
+        const general = this.binOp(e.op as BinaryOp, left, right);
+        return this.fusedInt(e.op, e.left, e.right, scope, general) ?? general;
       }
       case "UnaryOp": {
         const operand = this.expr(e.operand, scope);
-        if (e.op === "not") return (f) => after2(operand(f), (v) => !truthy(v));
+        if (e.op === "not") {
+          const not = (v: Value): Value => !truthy(v);
+          return (f) => then(operand(f), not);
+        }
         const op = e.op;
-        return (f) => after2(operand(f), (v) => unary(op, v));
+        const apply = (v: Value): Value => unary(op, v);
+        return (f) => then(operand(f), apply);
       }
       case "BoolOp": {
         const values = e.values.map((v) => this.expr(v, scope));
@@ -877,7 +966,8 @@ class Compiler {
       case "Attribute": {
         const value = this.expr(e.value, scope);
         const attr = e.attr;
-        return (f) => after2(value(f), (v) => rt.getAttr(v, attr));
+        const get = (v: Value): Value => rt.getAttr(v, attr);
+        return (f) => then(value(f), get);
       }
       case "Subscript": {
         const value = this.expr(e.value, scope);
@@ -894,25 +984,27 @@ class Compiler {
         return this.subscriptKey(e, scope);
       case "List": {
         const items = this.elements(e.elts, scope);
-        return (f) => after2(items(f), (xs) => rt.newList(xs as unknown as Value[]));
+        const make = (xs: Value[]): Value => rt.newList(xs);
+        return (f) => then(items(f), make);
       }
       case "Tuple": {
         if (e.elts.length === 0) return () => EMPTY_TUPLE;
         const items = this.elements(e.elts, scope);
-        return (f) => after2(items(f), (xs) => new PyTuple(xs as unknown as Value[]));
+        const make = (xs: Value[]): Value => new PyTuple(xs);
+        return (f) => then(items(f), make);
       }
       case "Set": {
         const items = this.elements(e.elts, scope);
-        return (f) =>
-          after2(items(f), (xs) => {
-            const s = new PySet();
-            for (const x of xs as unknown as Value[]) {
-              rt.hash(x);
-              s.add(x);
-            }
-            rt.budget.alloc(16 * s.size);
-            return s;
-          });
+        const make = (xs: Value[]): Value => {
+          const s = new PySet();
+          for (const x of xs) {
+            rt.hash(x);
+            s.add(x);
+          }
+          rt.budget.alloc(16 * s.size);
+          return s;
+        };
+        return (f) => then(items(f), make);
       }
       case "Dict":
         return this.dict(e, scope);
@@ -933,6 +1025,78 @@ class Compiler {
       }
       case "Starred":
         throw new Error("internal: the parser let through a starred expression outside a display");
+    }
+  }
+
+  /**
+   * `a op b`. Each common operator gets a closure of its own, so that V8 keeps separate type
+   * feedback for each and inlines its small-int path; everything else goes through ops.binary.
+   */
+  private binOp(op: BinaryOp, left: Expr, right: Expr): Expr {
+    const rt = this.rt;
+    const slow = (f: Frame, a: Value | Pending): Value | Pending => {
+      if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
+      const b = right(f);
+      if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
+      return rt.binary(op, a, b);
+    };
+    switch (op) {
+      case "+":
+        return (f) => {
+          const a = left(f);
+          if (typeof a === "number") {
+            const b = right(f);
+            if (typeof b === "number") {
+              const r = a + b;
+              if (Number.isSafeInteger(r)) return r;
+            }
+            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+          }
+          return slow(f, a);
+        };
+      case "-":
+        return (f) => {
+          const a = left(f);
+          if (typeof a === "number") {
+            const b = right(f);
+            if (typeof b === "number") {
+              const r = a - b;
+              if (Number.isSafeInteger(r)) return r;
+            }
+            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+          }
+          return slow(f, a);
+        };
+      case "*":
+        return (f) => {
+          const a = left(f);
+          if (typeof a === "number") {
+            const b = right(f);
+            if (typeof b === "number") {
+              const r = a * b;
+              // -0 is not an int: 0 * -1 is 0.
+              if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
+            }
+            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+          }
+          return slow(f, a);
+        };
+      case "%":
+        return (f) => {
+          const a = left(f);
+          if (typeof a === "number") {
+            const b = right(f);
+            if (typeof b === "number" && b !== 0) {
+              // Python's modulo takes the sign of the divisor.
+              const r = a % b;
+              return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
+            }
+            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+          }
+          return slow(f, a);
+        };
+      default:
+        return (f) => slow(f, left(f));
     }
   }
 
@@ -958,13 +1122,60 @@ class Compiler {
     if (slice.kind !== "Slice") return this.expr(slice, scope);
     const none: Expr = () => null;
     const parts = [slice.lower, slice.upper, slice.step].map((p) => (p ? this.expr(p, scope) : none));
-    return (f) => after2(evalAll(parts, f) as never, (xs) => {
-      const [a, b, c] = xs as unknown as Value[];
-      return new SliceValue(a!, b!, c!) as unknown as Value;
-    });
+    const make = ([a, b, c]: Value[]): Value => new SliceValue(a!, b!, c!) as unknown as Value;
+    return (f) => then(evalAll(parts, f), make);
   }
 
   private comparison(e: A.Compare, scope: Scope): Expr {
+    const general = this.comparisonOf(e, scope);
+    if (e.ops.length !== 1) return general;
+    return this.fusedInt(e.ops[0]!, e.left, e.comparators[0]!, scope, general) ?? general;
+  }
+
+  /** A local variable's slot, when `e` reads one that no inner function captures. */
+  private plainSlot(e: A.Expr, scope: Scope): number | null {
+    if (e.kind !== "Name") return null;
+    const a = this.access(e, scope);
+    return a.kind === "local" && !a.variable.isCell ? a.variable.slot : null;
+  }
+
+  /**
+   * `x op 1` and `x op y` on local variables, the commonest arithmetic and tests of loops and
+   * small functions, in one closure that reads the slots directly when both are ints. Anything
+   * else (another type, an overflow, an unbound variable) takes the general path, which
+   * evaluates the operands again: reading a local has no effect to repeat.
+   */
+  private fusedInt(op: string, left: A.Expr, right: A.Expr, scope: Scope, general: Expr): Expr | null {
+    const code = INT_OPS.indexOf(op);
+    if (code < 0) return null;
+    const l = this.plainSlot(left, scope);
+    if (l === null) return null;
+    if (right.kind === "Constant" && typeof right.value === "bigint") {
+      const c = constantValue(right.value);
+      if (typeof c !== "number") return null;
+      return (f) => {
+        const a = f.slots[l];
+        if (typeof a === "number") {
+          const r = intOp(code, a, c);
+          if (r !== undefined) return r;
+        }
+        return general(f);
+      };
+    }
+    const r = this.plainSlot(right, scope);
+    if (r === null) return null;
+    return (f) => {
+      const a = f.slots[l];
+      const b = f.slots[r];
+      if (typeof a === "number" && typeof b === "number") {
+        const x = intOp(code, a, b);
+        if (x !== undefined) return x;
+      }
+      return general(f);
+    };
+  }
+
+  private comparisonOf(e: A.Compare, scope: Scope): Expr {
     const rt = this.rt;
     const operands = [e.left, ...e.comparators].map((x) => this.expr(x, scope));
     const ops = e.ops;
@@ -992,23 +1203,72 @@ class Compiler {
     if (ops.length === 1) {
       const [left, right] = operands as [Expr, Expr];
       const op = ops[0]!;
-      if (op === "<") {
-        return (f) => {
-          const a = left(f);
-          if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => test(op, x, y)));
-          const b = right(f);
-          if (isPending(b)) return b.then((y: Value) => test(op, a, y));
-          if (typeof a === "number" && typeof b === "number") return a < b;
-          return test(op, a, b);
-        };
-      }
-      return (f) => {
-        const a = left(f);
+      const slow = (f: Frame, a: Value | Pending): Value | Pending => {
         if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => test(op, x, y)));
         const b = right(f);
         if (isPending(b)) return b.then((y: Value) => test(op, a, y));
         return test(op, a, b);
       };
+      // Ints are JS numbers: the common comparisons of two of them are one JS operator, each in
+      // a closure of its own (separate type feedback).
+      switch (op) {
+        case "<":
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number") {
+              const b = right(f);
+              if (typeof b === "number") return a < b;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        case "<=":
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number") {
+              const b = right(f);
+              if (typeof b === "number") return a <= b;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        case ">":
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number") {
+              const b = right(f);
+              if (typeof b === "number") return a > b;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        case ">=":
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number") {
+              const b = right(f);
+              if (typeof b === "number") return a >= b;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        case "==":
+        case "!=": {
+          const negate = op === "!=";
+          // Two ints, or two strings, are equal exactly when they are the same JS value.
+          return (f) => {
+            const a = left(f);
+            if (typeof a === "number" || typeof a === "string") {
+              const b = right(f);
+              if (typeof b === typeof a) return (a === b) !== negate;
+              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+            }
+            return slow(f, a);
+          };
+        }
+        default:
+          return (f) => slow(f, left(f));
+      }
     }
     const run = (f: Frame, a: Value, i: number): Value | Pending => {
       for (; i < ops.length; i++) {
@@ -1022,61 +1282,113 @@ class Compiler {
       }
       return true;
     };
-    return (f) => after2(operands[0]!(f), (a) => run(f, a, 0));
+    const first = operands[0]!;
+    return (f) => {
+      const a = first(f);
+      return isPending(a) ? a.then((x: Value) => run(f, x, 0)) : run(f, a, 0);
+    };
   }
 
   private dict(e: A.Dict, scope: Scope): Expr {
     const rt = this.rt;
     const keys = e.keys.map((k) => (k ? this.expr(k, scope) : null));
     const values = e.values.map((v) => this.expr(v, scope));
+    // {"id": ..., "name": ...}, the shape of JSON records: the keys are known str constants
+    // (evaluating them has no effect), so the values go straight into the dict.
+    const names = e.keys.map((k) => (k?.kind === "Constant" && typeof k.value === "string" ? k.value : null));
+    if (names.length > 0 && names.every((n) => n !== null)) {
+      const fill = (f: Frame, d: PyDict, from: number): Value | Pending => {
+        for (let i = from; i < values.length; i++) {
+          const v = values[i]!(f);
+          if (isPending(v)) {
+            return v.then((x: Value) => {
+              d.set(names[i]!, x);
+              return fill(f, d, i + 1);
+            });
+          }
+          d.set(names[i]!, v);
+        }
+        rt.budget.alloc(32 * d.size);
+        return d;
+      };
+      return (f) => fill(f, new PyDict(), 0);
+    }
     const exprs: Expr[] = [];
     keys.forEach((k, i) => {
       exprs.push(k ?? (() => null));
       exprs.push(values[i]!);
     });
-    return (f) =>
-      after2(evalAll(exprs, f) as never, (xs) => {
-        const flat = xs as unknown as Value[];
-        const d = new PyDict();
-        for (let i = 0; i < flat.length; i += 2) {
-          if (keys[i / 2] === null) {
-            const m = flat[i + 1]!;
-            if (!(m instanceof PyDict)) throw pyError("TypeError", `'${typeName(m)}' object is not a mapping`);
-            for (const [k, v] of m.entries()) d.set(k, v);
-          } else {
-            rt.hash(flat[i]!);
-            d.set(flat[i]!, flat[i + 1]!);
-          }
+    const make = (flat: Value[]): Value => {
+      const d = new PyDict();
+      for (let i = 0; i < flat.length; i += 2) {
+        if (keys[i / 2] === null) {
+          const m = flat[i + 1]!;
+          if (!(m instanceof PyDict)) throw pyError("TypeError", `'${typeName(m)}' object is not a mapping`);
+          for (const [k, v] of m.entries()) d.set(k, v);
+        } else {
+          rt.hash(flat[i]!);
+          d.set(flat[i]!, flat[i + 1]!);
         }
-        rt.budget.alloc(32 * d.size);
-        return d;
-      });
+      }
+      rt.budget.alloc(32 * d.size);
+      return d;
+    };
+    return (f) => then(evalAll(exprs, f), make);
   }
 
   private joinedStr(e: A.JoinedStr, scope: Scope): Expr {
     const rt = this.rt;
-    const parts = e.values.map((v) => {
+    const parts = e.values.map((v): Expr => {
       if (v.kind === "Constant") {
         const text = v.value as string;
         return () => text;
       }
       const value = this.expr(v.value, scope);
-      const spec = v.formatSpec ? this.joinedStr(v.formatSpec, scope) : null;
       const conversion = v.conversion;
+      const convert = (x: Value): Value => (conversion === "r" ? rt.repr(x) : conversion === "s" ? rt.str(x) : conversion === "a" ? rt.ascii(x) : x);
+      // A format spec without replacement fields (`:>10.2f`, the usual case) is known now.
+      const constantSpec = !v.formatSpec ? "" : v.formatSpec.values.every((p) => p.kind === "Constant") ? v.formatSpec.values.map((p) => (p as A.Constant).value as string).join("") : null;
+      if (constantSpec !== null) {
+        const spec = constantSpec;
+        const plain = spec === "" && conversion === null;
+        const finish = (x: Value): string => {
+          if (plain && typeof x === "string") return x;
+          return rt.format(convert(x), spec);
+        };
+        return (f: Frame) => {
+          const x = value(f);
+          return isPending(x) ? x.then(finish) : finish(x);
+        };
+      }
+      const spec = this.joinedStr(v.formatSpec!, scope);
       return (f: Frame) =>
         after2(value(f), (x) => {
-          const converted = conversion === "r" ? rt.repr(x) : conversion === "s" ? rt.str(x) : conversion === "a" ? rt.ascii(x) : x;
-          if (!spec) return typeof converted === "string" && conversion === null ? converted : rt.format(converted, "");
+          const converted = convert(x);
           return after2(spec(f), (s) => rt.format(converted, s as string));
         });
     });
-    return (f) =>
-      after2(evalAll(parts as Expr[], f) as never, (xs) => {
-        const out = (xs as unknown as string[]).join("");
-        rt.budget.checkSize(2 * out.length);
-        rt.budget.step(out.length >> 6);
-        return out;
-      });
+    const finish = (out: string): string => {
+      rt.budget.checkSize(2 * out.length);
+      rt.budget.step(out.length >> 6);
+      return out;
+    };
+    // join() makes one flat string; += would keep a rope of the pieces in every stored result.
+    const join = (xs: Value[]): string => finish(xs.join(""));
+    const n = parts.length;
+    return (f) => {
+      const xs: Value[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = parts[i]!(f);
+        if (isPending(v)) {
+          return v.then((x: Value) => {
+            xs[i] = x;
+            return then(evalAll(parts, f, i + 1, xs.slice(0, i + 1)), join);
+          });
+        }
+        xs[i] = v;
+      }
+      return finish(xs.join(""));
+    };
   }
 
   // ---------------------------------------------------------------- comprehensions
@@ -1114,22 +1426,21 @@ class Compiler {
         if (isPending(r)) return r.then(() => loop(f, i, next, sink));
       }
     };
-    const body = (f: Frame, i: number, sink: Sink): void | Pending => {
-      const clause = clauses[i]!;
-      const check = (j: number): void | Pending => {
-        for (; j < clause.ifs.length; j++) {
-          const c = clause.ifs[j]!(f);
-          if (isPending(c)) {
-            const index = j;
-            return c.then((v: Value) => (truthy(v) ? check(index + 1) : undefined));
-          }
-          if (!truthy(c)) return;
+    /** Tests the conditions of clause `i` from the `j`th, then goes deeper or emits. */
+    const check = (f: Frame, i: number, sink: Sink, j: number): void | Pending => {
+      const ifs = clauses[i]!.ifs;
+      for (; j < ifs.length; j++) {
+        const c = ifs[j]!(f);
+        if (isPending(c)) {
+          const index = j;
+          return c.then((v: Value) => (truthy(v) ? check(f, i, sink, index + 1) : undefined));
         }
-        if (i + 1 < clauses.length) return run(f, i + 1, sink);
-        return emit(f, sink);
-      };
-      return check(0);
+        if (!truthy(c)) return;
+      }
+      if (i + 1 < clauses.length) return run(f, i + 1, sink);
+      return emit(f, sink);
     };
+    const body = (f: Frame, i: number, sink: Sink): void | Pending => check(f, i, sink, 0);
     const emit = (f: Frame, sink: Sink): void | Pending => {
       if (key) {
         const parts = evalAll([key, elt], f);
@@ -1220,8 +1531,8 @@ class Compiler {
     const invoke = (f: Frame, target: Value, method: string | null, vs: Value[]): Value | Pending => {
       f.line = line;
       f.col = col;
-      // Plain positional calls pass the evaluated values straight through.
-      const [positional, kwargs] = plain ? [vs, null] : assemble(vs);
+      if (plain) return method === null ? rt.callValue(target, vs, null, f) : rt.callMethod(target, method, vs, null, f);
+      const [positional, kwargs] = assemble(vs);
       return method === null ? rt.callValue(target, positional, kwargs, f) : rt.callMethod(target, method, positional, kwargs, f);
     };
     /** Evaluates the arguments without allocating closures unless one of them suspends. */
@@ -1243,12 +1554,88 @@ class Compiler {
     if (e.func.kind === "Attribute") {
       const receiver = this.expr(e.func.value, scope);
       const method = e.func.attr;
+      const site = new MethodSite(method);
+      // The commonest shapes get closures of their own: no argument array to fill in a loop.
+      if (plain && all.length === 0) {
+        return (f) => {
+          const self = receiver(f);
+          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
+          f.line = line;
+          f.col = col;
+          return site.call(rt, self, [], f);
+        };
+      }
+      if (plain && all.length === 2) {
+        const [arg0, arg1] = all as [Expr, Expr];
+        return (f) => {
+          const self = receiver(f);
+          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
+          const v0 = arg0(f);
+          if (isPending(v0)) return v0.then((x: Value) => after2(arg1(f), (y) => invoke(f, self, method, [x, y])));
+          const v1 = arg1(f);
+          if (isPending(v1)) return v1.then((y: Value) => invoke(f, self, method, [v0, y]));
+          f.line = line;
+          f.col = col;
+          return site.call(rt, self, [v0, v1], f);
+        };
+      }
+      if (plain && all.length === 1) {
+        const arg = all[0]!;
+        return (f) => {
+          const self = receiver(f);
+          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
+          const v = arg(f);
+          if (isPending(v)) return v.then((x: Value) => invoke(f, self, method, [x]));
+          f.line = line;
+          f.col = col;
+          return site.call(rt, self, [v], f);
+        };
+      }
       return (f) => {
         const self = receiver(f);
         return isPending(self) ? self.then((obj: Value) => withArguments(f, obj, method)) : withArguments(f, self, method);
       };
     }
     const callee = this.expr(e.func, scope);
+    if (plain && all.length === 2) {
+      const [arg0, arg1] = all as [Expr, Expr];
+      return (f) => {
+        const fn = callee(f);
+        if (isPending(fn)) return fn.then((fv: Value) => withArguments(f, fv, null));
+        const v0 = arg0(f);
+        if (isPending(v0)) return v0.then((x: Value) => after2(arg1(f), (y) => invoke(f, fn, null, [x, y])));
+        const v1 = arg1(f);
+        if (isPending(v1)) return v1.then((y: Value) => invoke(f, fn, null, [v0, y]));
+        f.line = line;
+        f.col = col;
+        if (fn instanceof PyFunction && fn.code.plainArity === 2) {
+          const code = fn.code;
+          const slots = code.emptySlots.slice();
+          slots[code.params[0]!.slot] = v0;
+          slots[code.params[1]!.slot] = v1;
+          return rt.callPlain(fn, slots, f);
+        }
+        return rt.callValue(fn, [v0, v1], null, f);
+      };
+    }
+    if (plain && all.length === 1) {
+      const arg = all[0]!;
+      return (f) => {
+        const fn = callee(f);
+        if (isPending(fn)) return fn.then((fv: Value) => withArguments(f, fv, null));
+        const v = arg(f);
+        if (isPending(v)) return v.then((x: Value) => invoke(f, fn, null, [x]));
+        f.line = line;
+        f.col = col;
+        if (fn instanceof PyFunction && fn.code.plainArity === 1) {
+          const code = fn.code;
+          const slots = code.emptySlots.slice();
+          slots[code.params[0]!.slot] = v;
+          return rt.callPlain(fn, slots, f);
+        }
+        return rt.callValue(fn, [v], null, f);
+      };
+    }
     return (f) => {
       const fn = callee(f);
       return isPending(fn) ? fn.then((fv: Value) => withArguments(f, fv, null)) : withArguments(f, fn, null);
@@ -1284,6 +1671,9 @@ class Compiler {
       vararg: args.vararg ? paramOf(args.vararg) : null,
       kwarg: args.kwarg ? paramOf(args.kwarg) : null,
       slotCount: inner.slotCount,
+      plainArity:
+        !isAsync && !args.vararg && !args.kwarg && kwonly.length === 0 && positional.every((p) => !p.cell) ? positional.length : -1,
+      emptySlots: unboundSlots(inner.slotCount),
       cellSlots,
       body,
       isAsync,
@@ -1318,6 +1708,97 @@ class Compiler {
 }
 
 // ------------------------------------------------------------------ small helpers
+
+/**
+ * A method call site (`obj.name(...)`) that remembers the method it last found and for which
+ * built-in type, so that a loop calling `line.split()` looks the method up once.
+ */
+class MethodSite {
+  private kind: unknown = null;
+  private method: NativeMethod<any> | undefined;
+
+  constructor(private readonly name: string) {}
+
+  call(rt: Runtime, self: Value, args: Value[], f: Frame): Value | Pending {
+    const kind = methodKind(self);
+    if (kind !== null) {
+      if (kind !== this.kind) {
+        const method = lookupMethod(self, this.name);
+        if (method === undefined) return rt.callMethod(self, this.name, args, null, f);
+        this.kind = kind;
+        this.method = method;
+      }
+      return this.method!(rt, self, args, null);
+    }
+    return rt.callMethod(self, this.name, args, null, f);
+  }
+}
+
+const FROZENSET_KIND = Symbol("frozenset");
+
+/** What decides lookupMethod's table for a built-in value; null for anything else (no caching). */
+function methodKind(v: Value): unknown {
+  switch (typeof v) {
+    case "string":
+      return "str";
+    case "number":
+    case "bigint":
+    case "boolean":
+      return "int";
+  }
+  if (v === null) return null;
+  const c = (v as object).constructor;
+  if (c === PyList || c === PyDict || c === PyTuple || c === PyFloat || c === PyBytes) return c;
+  if (c === PySet) return (v as PySet).frozen ? FROZENSET_KIND : PySet;
+  return null;
+}
+
+const INT_OPS = ["+", "-", "*", "%", "<", "<=", ">", ">=", "==", "!="];
+
+/** INT_OPS[code] on two ints held as numbers; undefined where the general path must decide. */
+function intOp(code: number, a: number, b: number): Value | undefined {
+  switch (code) {
+    case 0: {
+      const r = a + b;
+      return Number.isSafeInteger(r) ? r : undefined;
+    }
+    case 1: {
+      const r = a - b;
+      return Number.isSafeInteger(r) ? r : undefined;
+    }
+    case 2: {
+      const r = a * b;
+      return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : undefined;
+    }
+    case 3: {
+      if (b === 0) return undefined;
+      // Python's modulo takes the sign of the divisor.
+      const r = a % b;
+      return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
+    }
+    case 4:
+      return a < b;
+    case 5:
+      return a <= b;
+    case 6:
+      return a > b;
+    case 7:
+      return a >= b;
+    case 8:
+      return a === b;
+    case 9:
+      return a !== b;
+  }
+  return undefined;
+}
+
+/**
+ * `next(v)` now, or once `v` settles. For a `next` made at compile time: unlike after2 with an
+ * arrow written at the call, nothing is allocated on the synchronous path.
+ */
+function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
+  return isPending(v) ? v.then(next) : next(v);
+}
 
 /** Continues with `next(v)` now, or when `v` settles if it is Pending. */
 function after2<T = Value>(v: T | Pending, next: (x: T) => unknown): any {

@@ -1,12 +1,13 @@
 // The interpreter's entry point: source text in, SandboxResult out (SPEC §8). It knows nothing
 // of MCP: the host gives it objects whose methods return promises, and it calls them.
+import type * as A from "../../grammar/ast.js";
 import { PySyntaxError } from "../../grammar/errors.js";
 import { parse } from "../../grammar/parse.js";
 import { sourceLine } from "../../grammar/errors.js";
 import { toPlain, type Plain } from "./boundary.js";
-import { Budget, type Limits, resolveLimits } from "./budget.js";
+import { Budget, DEFAULT_LIMITS, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
-import { compileModule, Frame, UNBOUND } from "./compile.js";
+import { compileModule, Frame, Globals, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { JSON_MODULE } from "./modules/json.js";
 import { MATH_MODULE } from "./modules/math.js";
@@ -14,7 +15,7 @@ import { ASYNCIO_MODULE } from "./modules/asyncio.js";
 import type { NativeFn } from "./native.js";
 import { HostObject, type HostMethod, Pending, PyBuiltin, PyModule } from "./objects.js";
 import { str } from "./repr.js";
-import { Runtime, type ToolCallRecord } from "./runtime.js";
+import { getAttribute, Runtime, type ToolCallRecord } from "./runtime.js";
 import type { Value } from "./values.js";
 
 export interface SandboxError {
@@ -62,6 +63,54 @@ const MODULES = new Map<string, () => PyModule>([
 ]);
 
 /**
+ * The built-in functions and types, made once: they hold no state of an execution (everything
+ * they need comes in through the NativeContext they are called with), and nothing writes to the map.
+ */
+const BUILTINS = makeBuiltins({ getAttr: getAttribute });
+
+/**
+ * Parsed scripts by source text. Scripts are often run again unchanged, and parsing is a pure
+ * function of the text whose AST nothing modifies afterwards. A script's AST is kept from its
+ * second run on: most scripts run once, and keeping each one's AST for a while would only give
+ * the garbage collector more to do. Both tables are bounded (in entries, and the ASTs in total
+ * source size too); the oldest entries go first, and a hit costs one lookup.
+ */
+const PARSED = new Map<string, A.Module>();
+const PARSED_MAX_ENTRIES = 128;
+const PARSED_MAX_BYTES = 1 << 20;
+let parsedBytes = 0;
+/** Sources parsed once and not kept (yet), bounded as PARSED is. */
+const SEEN = new Set<string>();
+let seenBytes = 0;
+
+function parseCached(source: string): A.Module {
+  const hit = PARSED.get(source);
+  if (hit) return hit;
+  const module = parse(source);
+  if (source.length > PARSED_MAX_BYTES / 8) return module;
+  if (!SEEN.has(source)) {
+    SEEN.add(source);
+    seenBytes += source.length;
+    for (const old of SEEN) {
+      if (seenBytes <= PARSED_MAX_BYTES && SEEN.size <= 2 * PARSED_MAX_ENTRIES) break;
+      SEEN.delete(old);
+      seenBytes -= old.length;
+    }
+    return module;
+  }
+  SEEN.delete(source);
+  seenBytes -= source.length;
+  PARSED.set(source, module);
+  parsedBytes += source.length;
+  for (const [old] of PARSED) {
+    if (parsedBytes <= PARSED_MAX_BYTES && PARSED.size <= PARSED_MAX_ENTRIES) break;
+    PARSED.delete(old);
+    parsedBytes -= old.length;
+  }
+  return module;
+}
+
+/**
  * The whole execution is bounded by tool_execution_timeout too, with a short grace period so
  * that a script can still handle the TimeoutError of a call that used up the full timeout.
  */
@@ -72,7 +121,8 @@ function executionMs(limits: Limits): number {
 /** Runs a script to its result. Never throws for anything the script does. */
 export async function execute(source: string, options: ExecuteOptions = {}): Promise<SandboxResult> {
   const started = performance.now();
-  const limits = resolveLimits(options.limits ?? {});
+  // The defaults need no validation (and nothing writes to a Limits).
+  const limits = options.limits === undefined ? (DEFAULT_LIMITS as Limits) : resolveLimits(options.limits);
   const filename = options.filename ?? "<script>";
   let budget: Budget | null = null;
   const done = (partial: Partial<SandboxResult> & { error: SandboxError | null }): SandboxResult => ({
@@ -94,7 +144,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
 
   let module;
   try {
-    module = parse(source);
+    module = parseCached(source);
   } catch (e) {
     if (e instanceof PySyntaxError) {
       return done({
@@ -108,18 +158,16 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   budget = new Budget(limits);
   const hosts = new Map<string, HostObject>();
   for (const [name, methods] of Object.entries(options.hosts ?? {})) hosts.set(name, new HostObject(name, new Map(Object.entries(methods))));
-  let rt: Runtime;
-  const builtins = makeBuiltins({ getAttr: (obj, name) => rt.getAttr(obj, name) });
-  rt = new Runtime({
+  const rt = new Runtime({
     budget,
-    builtins,
+    builtins: BUILTINS,
     modules: MODULES,
     hosts,
     signal: options.signal,
     deadline: started + executionMs(limits),
   });
 
-  const globals = new Map<string, Value>();
+  const globals = new Globals();
   for (const [name, host] of hosts) globals.set(name, host);
   let frame: Frame | null = null;
   let timer: NodeJS.Timeout | undefined;
@@ -127,7 +175,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   let onAbort: (() => void) | undefined;
   try {
     const body = compileModule(module, rt);
-    frame = new Frame(new Array(body.slotCount).fill(UNBOUND), [], globals, "<module>", 0);
+    frame = new Frame(unboundSlots(body.slotCount), [], globals, "<module>", 0);
     const r = body(frame);
     if (r instanceof Pending) {
       const timeout = new Promise<never>((_, reject) => {

@@ -63,7 +63,28 @@ interface Spec {
 const SSIZE_MAX = 9223372036854775807n;
 const INT_MAX = 2147483647;
 
+/**
+ * Parsed specs: f-strings format with the same few specs over and over. Whether a spec parses
+ * does not depend on the value (only the wording of the error does), and nothing modifies one.
+ */
+const PARSED_SPECS = new Map<string, { defaultType: string; defaultAlign: string; spec: Spec }[]>();
+
 function parseSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
+  // Keyed by the spec text itself (no key string to build), then by the defaults.
+  let entries = PARSED_SPECS.get(spec);
+  if (entries !== undefined) {
+    for (const e of entries) if (e.defaultType === defaultType && e.defaultAlign === defaultAlign) return e.spec;
+  } else {
+    if (PARSED_SPECS.size >= 512) PARSED_SPECS.clear();
+    entries = [];
+    PARSED_SPECS.set(spec, entries);
+  }
+  const parsed = Object.freeze(readSpec(spec, value, defaultType, defaultAlign));
+  entries.push({ defaultType, defaultAlign, spec: parsed });
+  return parsed;
+}
+
+function readSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
   const chars = Array.from(spec);
   const end = chars.length;
   let pos = 0;
@@ -433,11 +454,30 @@ function significantDigits(ax: number, n: number): Decimal {
 
 /** `n` digits after the point (dtoa mode 3); no digits at all when the value rounds to zero. */
 function fixedDigits(ax: number, n: number): Decimal {
+  if (ax !== 0 && ax < 1e21 && n <= 100) {
+    // toFixed rounds the exact value too, but ties away from zero. A tie needs the exact value to
+    // end at decimal n+1 with a 5, that is ax × 2^(n+1) an odd integer; otherwise it agrees.
+    const scaled = ax * 2 ** (n + 1);
+    if (!Number.isInteger(scaled) || scaled % 2 === 0) return fromFixed(ax.toFixed(n));
+  }
   const exact = exactDigits(ax);
   if (ax === 0) return exact;
   const keep = exact.point + n;
   if (keep < 0) return { digits: "", point: -n };
   return roundDigits(exact, keep);
+}
+
+/** The Decimal of toFixed's text ("0.0120" -> digits "12", point -1), as roundDigits makes it. */
+function fromFixed(text: string): Decimal {
+  const dot = text.indexOf(".");
+  const all = dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1);
+  let point = dot < 0 ? text.length : dot;
+  let start = 0;
+  while (start < all.length && all.charCodeAt(start) === 48) start++;
+  point -= start;
+  let end = all.length;
+  while (end > start && all.charCodeAt(end - 1) === 48) end--;
+  return { digits: all.slice(start, end), point };
 }
 
 /** Keeps the first `keep` digits, rounding half to even on the exact value. */

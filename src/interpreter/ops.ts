@@ -562,9 +562,40 @@ function compareCodePoints(a: string, b: string): number {
 /** A three-way comparison for sorting: -1, 0 or 1 (TypeError for unorderable pairs). */
 export function cmp(a: Value, b: Value, budget: Budget): number {
   if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+  if (a instanceof PyTuple && b instanceof PyTuple) {
+    const c = cmpIntTuples(a.items, b.items, budget);
+    if (c !== undefined) return c;
+  }
   if (compare("<", a, b, budget)) return -1;
   if (compare("<", b, a, budget)) return 1;
   return 0;
+}
+
+/**
+ * cmp of two tuples in one pass when they differ at an int (or not at all), the usual sort key;
+ * undefined otherwise, before charging anything. It charges what the two passes of cmp
+ * (a < b, then b < a) would have.
+ */
+function cmpIntTuples(x: readonly Value[], y: readonly Value[], budget: Budget): number | undefined {
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (p === q && (typeof p === "number" || typeof p === "string")) continue;
+    if (typeof p !== "number" || typeof q !== "number") return undefined;
+    if (p < q) {
+      budget.step(i + 1);
+      return -1;
+    }
+    budget.step(2 * (i + 1));
+    return 1;
+  }
+  if (x.length < y.length) {
+    budget.step(n);
+    return -1;
+  }
+  budget.step(2 * n);
+  return x.length > y.length ? 1 : 0;
 }
 
 // ------------------------------------------------------------------ containment, length, hashing

@@ -17,6 +17,12 @@ export function floatRepr(x: number): string {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  // Between 1e-4 and 1e16 both languages write the same shortest digits without an exponent.
+  const ax = Math.abs(x);
+  if (ax >= 1e-4 && ax < 1e16) {
+    const text = String(x);
+    return text.includes(".") ? text : text + ".0";
+  }
   // toExponential() without an argument gives the shortest round-trip digits.
   const [mantissa, expText] = x.toExponential().split("e") as [string, string];
   const exp = Number(expText);
@@ -102,17 +108,44 @@ export function bytesRepr(b: Uint8Array): string {
  * work to a budget (a repr of a million-item list is a million steps).
  */
 export function repr(v: Value, charge?: (n: number) => void): string {
+  const scalar = scalarRepr(v);
+  if (scalar !== undefined) {
+    charge?.(scalar.length + 1);
+    return scalar;
+  }
   return new Printer(charge).repr(v);
 }
 
 /** str(v): like repr except for strings themselves and objects with their own str. */
 export function str(v: Value, charge?: (n: number) => void): string {
   if (typeof v === "string") return v;
+  const scalar = scalarRepr(v);
+  if (scalar !== undefined) {
+    charge?.(scalar.length + 1);
+    return scalar;
+  }
   const printer = new Printer(charge);
   if (v instanceof PyObject && hasRepr(v) && v.pyStr) {
     return v.pyStr((x) => printer.str(x), (x) => printer.repr(x));
   }
   return printer.repr(v);
+}
+
+/** The repr of a value that contains nothing (no Printer, with its set of open containers, needed). */
+function scalarRepr(v: Value): string | undefined {
+  switch (typeof v) {
+    case "string":
+      return strRepr(v);
+    case "number":
+      return String(v);
+    case "bigint":
+      return v.toString();
+    case "boolean":
+      return v ? "True" : "False";
+  }
+  if (v === null) return "None";
+  if (v instanceof PyFloat) return floatRepr(v.v);
+  return undefined;
 }
 
 class Printer {

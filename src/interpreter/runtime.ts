@@ -123,16 +123,19 @@ export class Runtime implements NativeContext {
     return binary(op, a, b, this.budget, (template, args) => percentFormat(this, template, args));
   }
 
+  /** What repr(), str() and ascii() charge for the text they build (made once, not per call). */
+  private readonly chargeText = (n: number): void => this.budget.step(n >> 5);
+
   repr(v: Value): string {
-    return reprOf(v, (n) => this.budget.step(n >> 5));
+    return reprOf(v, this.chargeText);
   }
 
   str(v: Value): string {
-    return strOf(v, (n) => this.budget.step(n >> 5));
+    return strOf(v, this.chargeText);
   }
 
   ascii(v: Value): string {
-    return ascii(v, (n) => this.budget.step(n >> 5));
+    return ascii(v, this.chargeText);
   }
 
   format(v: Value, spec: string): string {
@@ -192,42 +195,7 @@ export class Runtime implements NativeContext {
   // ---------------------------------------------------------------- attributes
 
   getAttr(obj: Value, name: string): Value {
-    if (obj instanceof PyModule) {
-      const v = obj.attrs.get(name);
-      if (v === undefined) throw pyError("AttributeError", `module '${obj.name}' has no attribute '${name}'`);
-      return v;
-    }
-    if (obj instanceof HostObject) return this.hostAttr(obj, name);
-    if (obj instanceof PyType) {
-      const fn = TYPE_ATTRIBUTES[obj.name]?.[name];
-      if (fn) return new PyBuiltin(`${obj.name}.${name}`, fn);
-      throw pyError("AttributeError", `type object '${obj.name}' has no attribute '${name}'`);
-    }
-    if (obj instanceof SliceValue && (name === "start" || name === "stop" || name === "step")) return obj[name];
-    if (obj instanceof PyException) {
-      if (name === "args") return new PyTuple(obj.args);
-      const v = obj.attrs.get(name);
-      if (v !== undefined) return v;
-    }
-    const method = lookupMethod(obj, name);
-    if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
-    throw this.noAttribute(obj, name);
-  }
-
-  private noAttribute(obj: Value, name: string): PyException {
-    const error = pyError("AttributeError", `'${typeName(obj)}' object has no attribute '${name}'`);
-    if (obj instanceof PyDict) error.hints.push(`dict keys are read with subscripts: use ["${name}"] or .get("${name}") instead of .${name}`);
-    return error;
-  }
-
-  private hostAttr(host: HostObject, name: string): Value {
-    if (host.methods.has(name)) return new HostCallable(host, name, false);
-    if (name.endsWith("_async") && host.methods.has(name.slice(0, -6))) return new HostCallable(host, name.slice(0, -6), true);
-    const error = pyError("AttributeError", `server '${host.name}' has no tool '${name}'`);
-    const close = closestNames(name, [...host.methods.keys()]);
-    if (close.length) error.hints.push(`Did you mean ${close.map((c) => `${host.name}.${c}`).join(" or ")}?`);
-    error.hints.push(`Read servers/${host.name}.pyi (readToolFile) for the tools of '${host.name}' and their parameters.`);
-    throw error;
+    return getAttribute(obj, name);
   }
 
   callMethod(obj: Value, name: string, args: Value[], kwargs: Kwargs | null, f: Frame): Value | Pending {
@@ -269,26 +237,51 @@ export class Runtime implements NativeContext {
 
   callFunction(fn: PyFunction, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
     const code = fn.code;
+    if (kwargs === null && code.plainArity === args.length) {
+      const slots = code.emptySlots.slice();
+      const params = code.params;
+      for (let i = 0; i < args.length; i++) slots[params[i]!.slot] = args[i]!;
+      return this.callPlain(fn, slots, caller);
+    }
     if (code.isAsync) return new PyCoroutine(code.name, () => this.invoke(fn, args, kwargs, caller));
     return this.invoke(fn, args, kwargs, caller);
   }
 
   private invoke(fn: PyFunction, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
     const code = fn.code;
-    const depth = (caller?.depth ?? 0) + 1;
+    const depth = caller === null ? 1 : caller.depth + 1;
     if (depth > RECURSION_LIMIT || (this.syncOnly > 0 && this.jsDepth > 4 * STACK_SLICE)) {
       throw pyError("RecursionError", "maximum recursion depth exceeded");
     }
-    const frame = new FrameClass(new Array(code.slotCount).fill(UNBOUND), fn.closure, fn.globals, code.name, depth);
+    // Copying the code's template of unbound slots is cheaper than allocating and filling.
+    const frame = new FrameClass(code.emptySlots.slice(), fn.closure, fn.globals, code.name, depth);
     bindArguments(fn, frame, args, kwargs);
-    for (const slot of code.cellSlots) frame.slots[slot] = new Cell(UNBOUND);
+    return this.enter(fn, frame, caller);
+  }
+
+  /**
+   * Calls a function of plain positional parameters (FunctionCode.plainArity) with exactly as
+   * many arguments, already in `slots` (a copy of code.emptySlots): no argument array to bind.
+   */
+  callPlain(fn: PyFunction, slots: (Value | Cell | typeof UNBOUND)[], caller: Frame | null): Value | Pending {
+    const depth = caller === null ? 1 : caller.depth + 1;
+    if (depth > RECURSION_LIMIT || (this.syncOnly > 0 && this.jsDepth > 4 * STACK_SLICE)) {
+      throw pyError("RecursionError", "maximum recursion depth exceeded");
+    }
+    return this.enter(fn, new FrameClass(slots, fn.closure, fn.globals, fn.code.name, depth), caller);
+  }
+
+  /** Runs a call whose frame holds its arguments: fresh cells, one step, then the body. */
+  private enter(fn: PyFunction, frame: Frame, caller: Frame | null): Value | Pending {
+    const cellSlots = fn.code.cellSlots;
+    for (let i = 0; i < cellSlots.length; i++) frame.slots[cellSlots[i]!] = new Cell(UNBOUND);
     this.tick();
     // Deep recursion: the call resumes from the event loop, on a fresh JS stack, so Python
     // recursion never turns into unbounded JS recursion.
     if (this.jsDepth >= STACK_SLICE && this.syncOnly === 0) {
       return new Pending(Promise.resolve()).then(() => this.run(fn, frame, caller));
     }
-    if (this.shouldYield()) return this.yieldNow().then(() => this.run(fn, frame, caller));
+    if (this.yieldDue && this.syncOnly === 0) return this.yieldNow().then(() => this.run(fn, frame, caller));
     return this.run(fn, frame, caller);
   }
 
@@ -392,6 +385,49 @@ export class Runtime implements NativeContext {
       ),
     );
   }
+}
+
+/**
+ * `obj.name`. It depends on nothing of one execution (host objects carry their own methods), so
+ * the built-ins made once for every execution can use it.
+ */
+export function getAttribute(obj: Value, name: string): Value {
+  if (obj instanceof PyModule) {
+    const v = obj.attrs.get(name);
+    if (v === undefined) throw pyError("AttributeError", `module '${obj.name}' has no attribute '${name}'`);
+    return v;
+  }
+  if (obj instanceof HostObject) return hostAttr(obj, name);
+  if (obj instanceof PyType) {
+    const fn = TYPE_ATTRIBUTES[obj.name]?.[name];
+    if (fn) return new PyBuiltin(`${obj.name}.${name}`, fn);
+    throw pyError("AttributeError", `type object '${obj.name}' has no attribute '${name}'`);
+  }
+  if (obj instanceof SliceValue && (name === "start" || name === "stop" || name === "step")) return obj[name];
+  if (obj instanceof PyException) {
+    if (name === "args") return new PyTuple(obj.args);
+    const v = obj.attrs.get(name);
+    if (v !== undefined) return v;
+  }
+  const method = lookupMethod(obj, name);
+  if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
+  throw noAttribute(obj, name);
+}
+
+function noAttribute(obj: Value, name: string): PyException {
+  const error = pyError("AttributeError", `'${typeName(obj)}' object has no attribute '${name}'`);
+  if (obj instanceof PyDict) error.hints.push(`dict keys are read with subscripts: use ["${name}"] or .get("${name}") instead of .${name}`);
+  return error;
+}
+
+function hostAttr(host: HostObject, name: string): Value {
+  if (host.methods.has(name)) return new HostCallable(host, name, false);
+  if (name.endsWith("_async") && host.methods.has(name.slice(0, -6))) return new HostCallable(host, name.slice(0, -6), true);
+  const error = pyError("AttributeError", `server '${host.name}' has no tool '${name}'`);
+  const close = closestNames(name, [...host.methods.keys()]);
+  if (close.length) error.hints.push(`Did you mean ${close.map((c) => `${host.name}.${c}`).join(" or ")}?`);
+  error.hints.push(`Read servers/${host.name}.pyi (readToolFile) for the tools of '${host.name}' and their parameters.`);
+  throw error;
 }
 
 /** Names within a small edit distance of `name`, closest first. */

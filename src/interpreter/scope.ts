@@ -21,10 +21,13 @@ export type Access =
   | { kind: "free"; index: number; variable: Variable }
   | { kind: "global"; name: string };
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 export class Scope {
   readonly assigned = new Set<string>();
-  readonly globals = new Set<string>();
-  readonly nonlocals = new Set<string>();
+  /** Names declared `global` or `nonlocal` here: rare, so one empty set is shared until then. */
+  globals: ReadonlySet<string> = NO_NAMES;
+  nonlocals: ReadonlySet<string> = NO_NAMES;
   readonly variables = new Map<string, Variable>();
   /** For a function: the variables it captures from enclosing functions, in closure order. */
   readonly frees: Variable[] = [];
@@ -165,10 +168,10 @@ class Declarations {
         return;
       }
       case "Global":
-        for (const n of stmt.names) scope.globals.add(n);
+        scope.globals = new Set([...scope.globals, ...stmt.names]);
         return;
       case "Nonlocal":
-        for (const n of stmt.names) scope.nonlocals.add(n);
+        scope.nonlocals = new Set([...scope.nonlocals, ...stmt.names]);
         return;
       case "Assign":
         for (const t of stmt.targets) this.target(t, scope);

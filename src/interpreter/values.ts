@@ -143,7 +143,7 @@ export class PyDict {
   /** Sets `key`; an existing equal key keeps its original spelling, as in Python. */
   set(key: Value, value: Value): void {
     const k = hashKey(key);
-    if (!this.map.has(k) && k !== key) (this.originals ??= new Map()).set(k, key);
+    if (k !== key && !this.map.has(k)) (this.originals ??= new Map()).set(k, key);
     this.map.set(k, value);
   }
 
