@@ -1,0 +1,226 @@
+// Random small programs of the dialect, for the generated differential corpus: arithmetic on
+// mixed ints, floats and big ints; string slicing, methods and formatting with random specs;
+// list, dict and set operations; comprehensions; and the common errors (wrong operand types,
+// missing keys, bad indexes, bad conversions, division by zero, unknown names and attributes).
+//
+// Every program is deterministic under CPython: sets are only printed sorted (CPython's set
+// order depends on hashing), and nothing prints an identity, a hash or a type object.
+
+/** mulberry32: a small seeded PRNG, so a seed names the same corpus on every machine. */
+export class Rng {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+}
+
+type Gen = (r: Rng, depth: number) => string;
+
+const SMALL_INTS = ["0", "1", "2", "3", "-1", "-2", "5", "7", "10", "-7", "13", "100", "255", "-256", "1000"];
+const BIG_INTS = ["2**64", "-(2**63)", "10**20", "123456789012345678901234567890", "-98765432109876543210", "2**53 + 1", "3**40", "(1 << 100) - 1"];
+const FLOATS = ["0.0", "-0.0", "0.1", "0.5", "1.5", "2.5", "-2.5", "3.14159", "1e16", "1e-7", "123.456", "-0.001", "1e300", "2.0**0.5", "float('inf')", "float('-inf')", "float('nan')", "1/3", "7.0"];
+const WORDS = ["''", "'a'", "'abc'", "'Hello, World'", "'  padded  '", "'a,b,,c'", "'x-y-z'", "'MiXeD cAsE'", "'line1\\nline2'", "'tab\\there'", "'123'", "'-42'", "'3.5'", "'é😀'", "'aaa'", "'title case words'", "'0x1f'", "' 7 '"];
+const KEYS = ["'a'", "'b'", "'c'", "'k'", "1", "2", "(1, 2)"];
+
+/** Literals with an operator in them are parenthesized: `(3**40) ** 10`, never `3**40 ** 10`. */
+function atom(text: string): string {
+  return /^-?[\d.e]+$/.test(text) || /^\w+\(.*\)$/.test(text) ? text : `(${text})`;
+}
+
+function intLit(r: Rng): string {
+  return atom(r.chance(0.2) ? r.pick(BIG_INTS) : r.pick(SMALL_INTS));
+}
+
+function floatLit(r: Rng, from = FLOATS): string {
+  return atom(r.pick(from));
+}
+
+function num(r: Rng, depth: number): string {
+  if (depth <= 0 || r.chance(0.35)) return r.chance(0.6) ? intLit(r) : floatLit(r);
+  const a = num(r, depth - 1);
+  const b = num(r, depth - 1);
+  switch (r.int(0, 11)) {
+    case 0: return `(${a} + ${b})`;
+    case 1: return `(${a} - ${b})`;
+    case 2: return `(${a} * ${b})`;
+    case 3: return `(${a} / ${b})`;
+    case 4: return `(${a} // ${b})`;
+    case 5: return `(${a} % ${b})`;
+    // A negative base to a fractional power is complex in CPython, and not supported here.
+    case 6: return r.chance(0.2) ? `(abs(${a}) ** 0.5)` : `(${a} ** ${r.pick(["0", "1", "2", "3", "-1", "-2", "10"])})`;
+    case 7: return `${r.pick(["abs", "int", "float", "round"])}(${a})`;
+    case 8: return `round(${a}, ${r.pick(["0", "1", "2", "-1", "3"])})`;
+    case 9: return `${r.pick(["min", "max"])}(${a}, ${b})`;
+    case 10: return `(-${a})`;
+    default: return `(${intExpr(r, depth - 1)} ${r.pick(["&", "|", "^", "<<", ">>"])} ${r.pick(["0", "1", "3", "5", "64", "-1"])})`;
+  }
+}
+
+function intExpr(r: Rng, depth: number): string {
+  if (depth <= 0 || r.chance(0.5)) return intLit(r);
+  return r.pick([`len(${str(r, depth - 1)})`, `(${intExpr(r, depth - 1)} * ${intLit(r)})`, `(${intExpr(r, depth - 1)} // ${r.pick(["2", "3", "-3", "7"])})`, `int(${floatLit(r, FLOATS.slice(0, 12))})`, `sum(${list(r, depth - 1)})`]);
+}
+
+function index(r: Rng): string {
+  return r.pick(["0", "1", "2", "-1", "-2", "3", "5", "-6", "None", "10"]);
+}
+
+function slice(r: Rng): string {
+  const part = () => (r.chance(0.3) ? "" : index(r).replace("None", ""));
+  return r.chance(0.3) ? `${part()}:${part()}:${r.pick(["1", "2", "-1", "-2", "3"])}` : `${part()}:${part()}`;
+}
+
+function str(r: Rng, depth: number): string {
+  if (depth <= 0 || r.chance(0.3)) return r.pick(WORDS);
+  const s = str(r, depth - 1);
+  switch (r.int(0, 12)) {
+    case 0: return `${s}[${slice(r)}]`;
+    case 1: return `${s}.${r.pick(["upper", "lower", "strip", "lstrip", "rstrip", "title", "capitalize", "swapcase", "casefold"])}()`;
+    case 2: return `${s}.replace(${r.pick(WORDS)}, ${r.pick(WORDS)}${r.chance(0.3) ? `, ${r.int(-1, 2)}` : ""})`;
+    case 3: return `(${s} + ${str(r, depth - 1)})`;
+    case 4: return `(${s} * ${r.pick(["0", "2", "3", "-1"])})`;
+    case 5: return `${r.pick(WORDS)}.join(${r.chance(0.5) ? list(r, depth - 1, "str") : s})`;
+    case 6: return `${s}.${r.pick(["center", "ljust", "rjust"])}(${r.int(0, 12)}${r.chance(0.5) ? ", '*'" : ""})`;
+    case 7: return `${s}.zfill(${r.int(0, 10)})`;
+    case 8: return `str(${num(r, depth - 1)})`;
+    case 9: return `repr(${r.chance(0.5) ? num(r, depth - 1) : s})`;
+    case 10: return formatted(r, depth - 1);
+    case 11: return `${s}[${index(r)}]`;
+    default: return `${s}.${r.pick(["removeprefix", "removesuffix", "strip", "lstrip"])}(${r.pick(["'a'", "' '", "'ab'", "'x'"])})`;
+  }
+}
+
+/** A format spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type]. */
+function spec(r: Rng, kind: "int" | "float" | "str"): string {
+  let s = "";
+  if (r.chance(0.4)) s += (r.chance(0.4) ? r.pick(["*", "0", "-", " "]) : "") + r.pick(["<", ">", "^", "="]);
+  if (kind !== "str" && r.chance(0.3)) s += r.pick(["+", "-", " "]);
+  if (kind !== "str" && r.chance(0.15)) s += "#";
+  if (r.chance(0.2)) s += "0";
+  if (r.chance(0.6)) s += String(r.int(0, 14));
+  if (kind !== "str" && r.chance(0.25)) s += r.pick([",", "_"]);
+  if (r.chance(0.4)) s += `.${r.int(0, 8)}`;
+  const types = { int: ["", "d", "b", "o", "x", "X", "c", "e", "f", "g", "%", "n", "E", "G"], float: ["", "e", "E", "f", "F", "g", "G", "%", "n"], str: ["", "s"] }[kind];
+  return s + r.pick(types);
+}
+
+function formatted(r: Rng, depth: number): string {
+  const kind = r.pick(["int", "float", "str"] as const);
+  const value = kind === "int" ? intLit(r) : kind === "float" ? floatLit(r) : str(r, depth);
+  const sp = spec(r, kind);
+  // Before 3.12 an f-string's expression may not hold its own quote or a backslash.
+  const inline = !/["\\]/.test(value);
+  switch (r.int(0, 3)) {
+    case 0: return inline ? `f"{${value}:${sp}}"` : `format(${value}, ${JSON.stringify(sp)})`;
+    case 1: return `format(${value}, ${JSON.stringify(sp)})`;
+    case 2: return `${JSON.stringify(`[{0:${sp}}]`)}.format(${value})`;
+    default: return `${JSON.stringify(`<%${r.pick(["", "-", "+", "05", "8", "-6", ".2", "10.3", "#"])}${r.pick(kind === "str" ? ["s", "r"] : ["d", "i", "f", "e", "g", "x", "o", "s", "r"])}>`)} % (${value},)`;
+  }
+}
+
+function value(r: Rng, depth: number): string {
+  return r.pick<Gen>([num, str, (rr, d) => list(rr, d), dict, (rr) => intLit(rr), (rr) => r.pick(["True", "False", "None"])])(r, depth);
+}
+
+function list(r: Rng, depth: number, of?: "str" | "int"): string {
+  const n = r.int(0, 5);
+  const item = (): string => (of === "str" ? r.pick(WORDS) : of === "int" ? intLit(r) : depth > 0 && r.chance(0.2) ? value(r, depth - 1) : r.pick([intLit(r), floatLit(r, FLOATS.slice(0, 12)), r.pick(WORDS)]));
+  if (depth > 0 && r.chance(0.25)) {
+    const v = r.pick(["x", "y", "n"]);
+    const cond = r.chance(0.5) ? ` if ${v} ${r.pick(["> 2", "% 2 == 0", "!= 5", "< 0"])}` : "";
+    return `[${r.pick([`${v} * 2`, `${v} - 1`, `str(${v})`, `${v} ** 2`, `(${v}, ${v} % 3)`])} for ${v} in ${r.pick(["range(6)", "range(-3, 9, 2)", `[${intLit(r)}, ${intLit(r)}, 4]`])}${cond}]`;
+  }
+  return `[${Array.from({ length: n }, item).join(", ")}]`;
+}
+
+function dict(r: Rng, depth: number): string {
+  if (depth > 0 && r.chance(0.25)) return `{${r.pick(["k: v", "v: k", "str(k): k * v"])} for k, v in ${r.pick(["enumerate('abcd')", "zip(range(3), [5, 6, 7])", "[(1, 2), (3, 4), (1, 5)]"])}}`;
+  const n = r.int(0, 4);
+  return `{${Array.from({ length: n }, () => `${r.pick(KEYS)}: ${depth > 0 && r.chance(0.2) ? value(r, depth - 1) : intLit(r)}`).join(", ")}}`;
+}
+
+function intSet(r: Rng): string {
+  return r.chance(0.2) ? "set()" : `{${Array.from({ length: r.int(1, 5) }, () => r.pick(["1", "2", "3", "4", "5", "-1", "10"])).join(", ")}}`;
+}
+
+/** Statements over the variables `a` (list), `d` (dict), `s` (set), `t` (str), `x`, `y` (numbers). */
+function statement(r: Rng): string {
+  switch (r.int(0, 27)) {
+    case 0: return `a.append(${value(r, 1)})`;
+    case 1: return `print(a.pop(${r.chance(0.5) ? index(r) : ""}))`;
+    case 2: return `a.insert(${index(r)}, ${intLit(r)})`;
+    case 3: return `print(a.index(${intLit(r)}))`;
+    case 4: return `a.${r.pick(["sort()", "reverse()", "clear()", "sort(reverse=True)", "sort(key=str)"])}`;
+    case 5: return `print(a[${index(r)}])`;
+    case 6: return `print(a[${slice(r)}])`;
+    case 7: return `a[${index(r)}] = ${value(r, 1)}`;
+    case 8: return `del a[${r.chance(0.5) ? index(r) : slice(r)}]`;
+    case 9: return `print(d[${r.pick(KEYS)}])`;
+    case 10: return `print(d.${r.pick(["get", "pop", "setdefault"])}(${r.pick(KEYS)}${r.chance(0.5) ? `, ${intLit(r)}` : ""}))`;
+    case 11: return `d.update(${dict(r, 1)})`;
+    case 12: return `print(list(d.${r.pick(["keys", "values", "items"])}()), len(d))`;
+    case 13: return `print(${r.pick(["d | " + dict(r, 0), "sorted(d, key=repr)", "d.popitem()", "dict(sorted(d.items(), key=repr))", `${r.pick(KEYS)} in d`])})`;
+    case 14: return `del d[${r.pick(KEYS)}]`;
+    case 15: return `print(sorted(s ${r.pick(["|", "&", "-", "^"])} ${intSet(r)}))`;
+    case 16: return `s.${r.pick(["add", "discard", "remove"])}(${r.pick(["1", "2", "3", "7", "-1"])})`;
+    case 17: {
+      const other = intSet(r);
+      return `print(${r.pick([`s <= ${other}`, `s >= ${other}`, `s.isdisjoint(${other})`, `s == ${other}`, `s < ${other}`, `sorted(s.union(${other}, [9]))`])})`;
+    }
+    case 18: return `print(t.${r.pick(["split", "rsplit"])}(${r.pick(["", "','", "' '", "'-'", "None, 1", "',', 1", "'-', -1"])}))`;
+    case 19: return `print(t.${r.pick(["find", "rfind", "index", "rindex", "count", "startswith", "endswith"])}(${r.pick(["'a'", "'l'", "','", "''", "'zz'", "('a', 'H')"])}${r.chance(0.3) ? `, ${index(r).replace("None", "1")}` : ""}))`;
+    case 20: return `print(t.${r.pick(["partition", "rpartition"])}(${r.pick(["','", "'l'", "' '", "'-'"])}), t.${r.pick(["isdigit", "isalpha", "isspace", "isupper", "islower", "isalnum", "istitle", "isdecimal", "isidentifier"])}())`;
+    case 21: return `print(t.splitlines(), t.expandtabs(${r.int(0, 8)}))`;
+    case 22: return `print(${num(r, 2)})`;
+    case 23: {
+      if (r.chance(0.15)) return `x **= ${r.pick(["2", "-1", "3"])}`;
+      return `x ${r.pick(["+=", "-=", "*=", "/=", "//=", "%="])} ${r.chance(0.8) ? num(r, 1) : r.pick(WORDS)}`;
+    }
+    case 24: return `print(repr(${str(r, 3)}))`;
+    case 25: return `print(${r.pick(["x < y", "x == y", "x >= y <= 10", "divmod(x, y)", "x != y", "(x > y) + 1", "pow(x, 2, 7)", "int(t)", "float(t)", "undefined_name", "t.nope", "1 + t", "t - 1", "a + t", "len(x)"])})`;
+    case 26: return `print(${formatted(r, 2)})`;
+    default: return `print(${r.pick(["sorted(a, key=repr)", "list(reversed(a))", "a * 2", "a + [1]", "len(a)", "a.count(1)", "a == sorted(a)", "[v for v in a if v]", "list(enumerate(a))", "list(zip(a, t))", "max(a, default=None)", "min(a)", "sum(a)", "any(a)", "all(a)", "tuple(a)"])})`;
+  }
+}
+
+/** One program: a few variables, then 2 to 6 statements. */
+export function program(r: Rng): string {
+  const lines = [
+    `a = ${list(r, 1)}`,
+    `d = ${dict(r, 1)}`,
+    `s = ${intSet(r)}`,
+    `t = ${r.chance(0.7) ? r.pick(WORDS) : str(r, 2)}`,
+    `x = ${num(r, 1)}`,
+    `y = ${num(r, 1)}`,
+  ];
+  const n = r.int(2, 6);
+  for (let i = 0; i < n; i++) lines.push(statement(r));
+  lines.push("print(a, d, sorted(s), repr(t), x, y)");
+  return lines.join("\n") + "\n";
+}
+
+/** `count` programs from `seed`: the same seed always gives the same programs. */
+export function programs(seed: number, count: number): string[] {
+  const r = new Rng(seed);
+  return Array.from({ length: count }, () => program(r));
+}
