@@ -5,7 +5,7 @@ import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyIterator, PyModule, PyType } from "./objects.js";
-import { binary, cmp, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
+import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
 import { cpLength } from "./strings.js";
 import { dictFromKeys, sortValues, updateDict } from "./methods/containers.js";
@@ -335,8 +335,8 @@ function minMax(which: "min" | "max"): NativeFn {
     let bestKey = key === null ? best : ctx.call(key, [best]);
     for (let i = 1; i < items.length; i++) {
       const k = key === null ? items[i]! : ctx.call(key, [items[i]!]);
-      const c = cmp(k, bestKey, ctx.budget);
-      if (which === "min" ? c < 0 : c > 0) {
+      // CPython asks `item < best` (min) or `item > best` (max): its TypeError names them so.
+      if (compare(which === "min" ? "<" : ">", k, bestKey, ctx.budget)) {
         best = items[i]!;
         bestKey = k;
       }
@@ -441,8 +441,10 @@ function absValue(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Va
 function pow(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   const [base, exp, mod] = bind("pow", { names: ["base", "exp", "mod"], required: 2 }, args, kwargs);
   if (mod === undefined || mod === null) return binary("**", base!, exp!, ctx.budget);
-  if (!(isInt(base!) || typeof base === "boolean") || !(isInt(exp!) || typeof exp === "boolean") || !(isInt(mod) || typeof mod === "boolean")) {
-    throw pyError("TypeError", "pow() 3rd argument not allowed unless all arguments are integers");
+  const integral = (v: Value) => isInt(v) || typeof v === "boolean";
+  if (!integral(base!) || !integral(exp!) || !integral(mod)) {
+    if ([base!, exp!, mod].every((v) => integral(v) || v instanceof PyFloat)) throw pyError("TypeError", "pow() 3rd argument not allowed unless all arguments are integers");
+    throw pyError("TypeError", `unsupported operand type(s) for ** or pow(): '${typeName(base!)}', '${typeName(exp!)}', '${typeName(mod)}'`);
   }
   let b = toBigInt(base as number);
   let e = toBigInt(exp as number);
@@ -663,6 +665,12 @@ function callable(_ctx: NativeContext, args: Value[]): Value {
 
 function divmod(ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 2) throw pyError("TypeError", `divmod expected 2 arguments, got ${args.length}`);
+  const [a, b] = args as [Value, Value];
+  const numeric = (v: Value) => typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" || v instanceof PyFloat;
+  if (!numeric(a) || !numeric(b)) throw pyError("TypeError", `unsupported operand type(s) for divmod(): '${typeName(a)}' and '${typeName(b)}'`);
+  if ((a instanceof PyFloat || b instanceof PyFloat) && (b === 0 || b === 0n || b === false || (b instanceof PyFloat && b.v === 0))) {
+    throw pyError("ZeroDivisionError", "float divmod()");
+  }
   return new PyTuple([binary("//", args[0]!, args[1]!, ctx.budget), binary("%", args[0]!, args[1]!, ctx.budget)]);
 }
 

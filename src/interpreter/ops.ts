@@ -1,11 +1,12 @@
 // Python's operators on sandbox values: arithmetic with exact ints, comparisons, containment,
 // indexing and slicing, iteration. Errors carry CPython's messages.
 import type { Budget } from "./budget.js";
-import { pyError, PyException } from "./errors.js";
+import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
 import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
 import {
+  floatRatio,
   hashKey,
   normInt,
   PyObject,
@@ -77,8 +78,12 @@ function intMul(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   return normInt(x * y);
 }
 
+/** The exact bit length of x (0 for 0). */
 function bitLength(x: bigint): number {
-  return (x < 0n ? -x : x).toString(16).length * 4;
+  if (x < 0n) x = -x;
+  if (x === 0n) return 0;
+  const hex = x.toString(16);
+  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0]!, 16)));
 }
 
 function floorDivInt(a: IntLike, b: IntLike): number | bigint {
@@ -96,13 +101,13 @@ function floorDivInt(a: IntLike, b: IntLike): number | bigint {
 
 function modInt(a: IntLike, b: IntLike): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
-    if (b === 0) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+    if (b === 0) throw pyError("ZeroDivisionError", "integer modulo by zero");
     const r = a % b;
     return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
   }
   const x = toBigInt(a);
   const y = toBigInt(b);
-  if (y === 0n) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+  if (y === 0n) throw pyError("ZeroDivisionError", "integer modulo by zero");
   const r = x % y;
   return normInt(r !== 0n && r < 0n !== y < 0n ? r + y : r);
 }
@@ -125,7 +130,8 @@ function floatFloorDiv(a: number, b: number): number {
       div -= 1;
     }
   }
-  if (div === 0) return (a / b) < 0 ? -0 : 0;
+  // A zero quotient takes the sign of a / b, as CPython's copysign(0.0, a / b) gives it.
+  if (div === 0) return a / b < 0 || Object.is(a / b, -0) ? -0 : 0;
   let floor = Math.floor(div);
   if (div - floor > 0.5) floor += 1;
   return floor;
@@ -137,7 +143,7 @@ function intPow(a: IntLike, b: IntLike, budget: Budget): Value {
   if (exp < 0n) {
     const fb = Number(base);
     if (fb === 0) throw pyError("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-    return new PyFloat(Math.pow(fb, Number(exp)));
+    return floatPow(fb, Number(exp));
   }
   if (base === 0n || base === 1n) return exp === 0n ? 1 : Number(base);
   if (base === -1n) return exp % 2n === 0n ? 1 : -1;
@@ -157,9 +163,48 @@ function floatPow(a: number, b: number): PyFloat {
   if (a < 0 && !Number.isInteger(b) && Number.isFinite(b)) {
     throw pyError("ValueError", "complex results are not supported in the sandbox");
   }
-  const r = Math.pow(a, b);
-  if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw pyError("OverflowError", "(34, 'Numerical result out of range')");
+  const r = Number.isInteger(b) && Math.abs(b) <= 1100 && Number.isFinite(a) && a !== 0 ? exactPow(a, b) : Math.pow(a, b);
+  if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) {
+    // CPython's is an errno pair: OverflowError(34, 'Numerical result out of range').
+    throw new PyException(EXC.OverflowError, [34, "Numerical result out of range"]);
+  }
   return new PyFloat(r);
+}
+
+/**
+ * a ** n for an integer n, correctly rounded (as the C library's pow is, in practice). V8's
+ * Math.pow is not: `10 ** 23` and `7 ** -2` come out one unit off.
+ */
+function exactPow(a: number, n: number): number {
+  if (n === 0) return 1;
+  const [num, den] = floatRatio(Math.abs(a));
+  const e = BigInt(Math.abs(n));
+  const r = n > 0 ? ratioToFloat(num ** e, den ** e) : ratioToFloat(den ** e, num ** e);
+  return a < 0 && n % 2 !== 0 ? -r : r;
+}
+
+/**
+ * The float nearest to n / d (d > 0; ties to even), Infinity when it overflows: the rounding
+ * CPython gives int / int, computed from 55 quotient bits and a sticky bit.
+ */
+export function ratioToFloat(n: bigint, d: bigint): number {
+  if (n === 0n) return 0;
+  const negative = n < 0n;
+  const a = negative ? -n : n;
+  // a / d lies in [2^(e-1), 2^(e+1)): scale it to at least 55 bits, or to units of 2^-1076.
+  const e = bitLength(a) - bitLength(d);
+  const k = Math.min(55 - e, 1076);
+  const num = k >= 0 ? a << BigInt(k) : a;
+  const den = k >= 0 ? d : d << BigInt(-k);
+  let q = num / den;
+  if (num % den !== 0n) q |= 1n;
+  const drop = Math.max(bitLength(q) - 53, 2);
+  let m = q >> BigInt(drop);
+  const rest = q & ((1n << BigInt(drop)) - 1n);
+  const half = 1n << BigInt(drop - 1);
+  if (rest > half || (rest === half && (m & 1n) === 1n)) m += 1n;
+  const r = Number(m) * 2 ** (drop - k);
+  return negative ? -r : r;
 }
 
 function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | bigint {
@@ -178,7 +223,21 @@ function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | 
 export type BinaryOp = "+" | "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@";
 
 function unsupported(op: string, a: Value, b: Value): PyException {
-  return pyError("TypeError", `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+  const shown = op === "**" ? "** or pow()" : op;
+  return pyError("TypeError", `unsupported operand type(s) for ${shown}: '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+/**
+ * The error of a failed augmented assignment `a op= b`: CPython names the in-place operator
+ * (`unsupported operand type(s) for +=: 'int' and 'str'`). Other errors pass unchanged.
+ */
+export function inplaceError(e: unknown, op: BinaryOp): unknown {
+  if (!(e instanceof PyException) || e.args.length !== 1 || typeof e.args[0] !== "string") return e;
+  const prefix = `unsupported operand type(s) for ${op === "**" ? "** or pow()" : op}:`;
+  if (!e.args[0].startsWith(prefix)) return e;
+  const renamed = new PyException(e.type, [`unsupported operand type(s) for ${op}=:${e.args[0].slice(prefix.length)}`]);
+  renamed.traceback = e.traceback;
+  return renamed;
 }
 
 /** Python's `a op b`. `budget` pays for sizes of new strings, lists and big ints. */
@@ -259,13 +318,9 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
   return sequenceBinary(op, a, b, budget, format);
 }
 
-/** Exact true division of big ints (CPython rounds correctly; so do we, to within double precision). */
+/** True division of ints, correctly rounded as CPython's is. */
 function bigTrueDiv(x: bigint, y: bigint): number {
-  const q = Number(x) / Number(y);
-  if (Number.isFinite(q)) return q;
-  // Scale down both to keep the quotient finite where it is representable.
-  const shiftBits = BigInt(Math.max(bitLength(x), bitLength(y)) - 1000);
-  const r = Number(x >> shiftBits) / Number(y >> shiftBits);
+  const r = y < 0n ? ratioToFloat(-x, -y) : ratioToFloat(x, y);
   if (!Number.isFinite(r)) throw pyError("OverflowError", "integer division result too large for a float");
   return r;
 }
@@ -273,7 +328,10 @@ function bigTrueDiv(x: bigint, y: bigint): number {
 function repeatCount(v: Value): number | null {
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "bigint") return v > 0n ? Number.MAX_SAFE_INTEGER : 0;
+  if (typeof v === "bigint") {
+    if (v >= 2n ** 63n || v < -(2n ** 63n)) throw pyError("OverflowError", "cannot fit 'int' into an index-sized integer");
+    return v > 0n ? Number.MAX_SAFE_INTEGER : 0;
+  }
   return null;
 }
 
@@ -639,6 +697,8 @@ function indexOf(v: Value, typeLabel: string): number {
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "bigint") throw pyError("IndexError", `cannot fit 'int' into an index-sized integer`);
+  // CPython 3.11 words the str case differently from the list and tuple ones.
+  if (typeLabel === "string") throw pyError("TypeError", `string indices must be integers, not '${typeName(v)}'`);
   throw pyError("TypeError", `${typeLabel} indices must be integers or slices, not ${typeName(v)}`);
 }
 
@@ -856,6 +916,18 @@ export function iterate(v: Value): () => Value | typeof DONE {
     return () => (i < b.length ? b[i++]! : DONE);
   }
   throw pyError("TypeError", `'${typeName(v)}' object is not iterable`);
+}
+
+/**
+ * Re-words the TypeError of iterating a non-iterable `v` for where it happened: CPython says
+ * `cannot unpack non-iterable int object` for `a, b = 5`, `Value after * must be an iterable,
+ * not int` for `[*5]`. Other errors pass unchanged.
+ */
+export function rewordNotIterable(e: unknown, v: Value, message: (type: string) => string): unknown {
+  if (e instanceof PyException && e.type === EXC.TypeError && e.args[0] === `'${typeName(v)}' object is not iterable`) {
+    return pyError("TypeError", message(typeName(v)));
+  }
+  return e;
 }
 
 /** All items of an iterable, one step each. */
