@@ -418,10 +418,8 @@ function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   const [iterable, start] = bind("sum", { names: ["iterable", "start"], required: 1, positionalOnly: 1 }, args, kwargs);
   let total: Value = start ?? 0;
   if (typeof total === "string") throw pyError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
+  if (total instanceof PyBytes) throw pyError("TypeError", "sum() can't sum bytes [use b''.join(seq) instead]");
   for (const item of ctx.toList(iterable!)) {
-    if (typeof item === "string" && typeof total !== "string" && !isInt(total) && !(total instanceof PyFloat)) {
-      throw pyError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
-    }
     total = binary("+", total, item, ctx.budget);
   }
   return total;
@@ -600,9 +598,10 @@ function print(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
 function getattr(rt: AttributeAccess): NativeFn {
   return (_ctx, args, kwargs) => {
     noKwargs("getattr", kwargs);
-    if (args.length < 2 || args.length > 3) throw pyError("TypeError", `getattr expected 2 or 3 arguments, got ${args.length}`);
+    if (args.length < 2) throw pyError("TypeError", `getattr expected at least 2 arguments, got ${args.length}`);
+    if (args.length > 3) throw pyError("TypeError", `getattr expected at most 3 arguments, got ${args.length}`);
     const name = args[1];
-    if (typeof name !== "string") throw pyError("TypeError", "attribute name must be string");
+    if (typeof name !== "string") throw pyError("TypeError", `attribute name must be string, not '${typeName(name!)}'`);
     if (name.startsWith("__") && name.endsWith("__")) {
       if (args.length === 3) return args[2]!;
       throw pyError("AttributeError", `attribute '${name}' is not accessible in the sandbox`);
@@ -622,7 +621,8 @@ export interface AttributeAccess {
 
 function next(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("next", kwargs);
-  if (args.length < 1 || args.length > 2) throw pyError("TypeError", `next expected at least 1 argument, got ${args.length}`);
+  if (args.length < 1) throw pyError("TypeError", `next expected at least 1 argument, got ${args.length}`);
+  if (args.length > 2) throw pyError("TypeError", `next expected at most 2 arguments, got ${args.length}`);
   const it = args[0]!;
   if (!(it instanceof PyIterator)) throw pyError("TypeError", `'${typeName(it)}' object is not an iterator`);
   const v = it.next();

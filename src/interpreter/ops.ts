@@ -6,6 +6,7 @@ import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
 import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
 import {
+  EMPTY_TUPLE,
   floatRatio,
   hashKey,
   normInt,
@@ -381,12 +382,12 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     }
     if (op === "*") {
       const n = repeatCount(b);
-      if (n !== null) return new PyTuple(repeatItems(a.items, n, budget));
+      if (n !== null) return tupleOf(repeatItems(a.items, n, budget));
     }
   }
   if (b instanceof PyTuple && op === "*") {
     const n = repeatCount(a);
-    if (n !== null) return new PyTuple(repeatItems(b.items, n, budget));
+    if (n !== null) return tupleOf(repeatItems(b.items, n, budget));
   }
   if (a instanceof PyDict && b instanceof PyDict && op === "|") {
     const out = new PyDict();
@@ -400,9 +401,10 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     const result = setOperation(op, a, b, budget);
     if (result) return result;
   }
-  if (a instanceof PyBytes && op === "*") {
+  if ((a instanceof PyBytes || b instanceof PyBytes) && op === "*") {
+    if (b instanceof PyBytes) [a, b] = [b, a];
     const n = repeatCount(b);
-    if (n !== null) {
+    if (n !== null && a instanceof PyBytes) {
       const size = a.bytes.length * Math.max(0, n);
       budget.checkSize(size);
       budget.step(1 + (size >> 6));
@@ -497,11 +499,16 @@ export function equals(a: Value, b: Value): boolean {
   if (a instanceof PyTuple && b instanceof PyTuple) return sequenceEquals(a.items, b.items);
   if (a instanceof PyDict && b instanceof PyDict) {
     if (a.size !== b.size) return false;
-    for (const [k, v] of a.map) {
-      const other = b.map.get(k);
-      if (other === undefined || !equals(v, other)) return false;
+    enterEquality();
+    try {
+      for (const [k, v] of a.map) {
+        const other = b.map.get(k);
+        if (other === undefined || (other !== v && !equals(v, other))) return false;
+      }
+      return true;
+    } finally {
+      equalityDepth--;
     }
-    return true;
   }
   if (a instanceof PySet && b instanceof PySet) {
     if (a.size !== b.size) return false;
@@ -515,13 +522,34 @@ export function equals(a: Value, b: Value): boolean {
     const n = a.length;
     return n === b.length && (n === 0 || (a.start === b.start && (n === 1 || a.step === b.step)));
   }
+  if (a instanceof SliceValue && b instanceof SliceValue) return sequenceEquals([a.start, a.stop, a.step], [b.start, b.stop, b.step]);
   return false;
+}
+
+/** CPython has one empty tuple: `(1, 2) * 0 is ()`. */
+function tupleOf(items: Value[]): PyTuple {
+  return items.length ? new PyTuple(items) : EMPTY_TUPLE;
+}
+
+/** How deep equality may recurse into nested containers before it is a RecursionError. */
+const MAX_EQUALITY_DEPTH = 1000;
+let equalityDepth = 0;
+
+/** Self-referential containers (`a = []; a.append(a)`) end in CPython's RecursionError. */
+function enterEquality(): void {
+  if (equalityDepth >= MAX_EQUALITY_DEPTH) throw pyError("RecursionError", "maximum recursion depth exceeded in comparison");
+  equalityDepth++;
 }
 
 function sequenceEquals(a: readonly Value[], b: readonly Value[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !equals(a[i]!, b[i]!)) return false;
-  return true;
+  enterEquality();
+  try {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !equals(a[i]!, b[i]!)) return false;
+    return true;
+  } finally {
+    equalityDepth--;
+  }
 }
 
 function isNumeric(v: Value): v is number | bigint | boolean | PyFloat {
@@ -563,6 +591,7 @@ export function compare(op: CompareOp, a: Value, b: Value, budget: Budget): bool
     c = a < b ? -1 : a > b ? 1 : 0;
     if (c !== 0 && (hasSurrogates(a) || hasSurrogates(b))) c = compareCodePoints(a, b);
   } else if (isNumeric(a) && isNumeric(b)) c = compareNumbers(a, b);
+  else if (a instanceof PyBytes && b instanceof PyBytes) c = Buffer.compare(a.bytes, b.bytes);
   else if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
     return compareSequences(op, a.items, b.items, budget);
   } else if (a instanceof PySet && b instanceof PySet) {
@@ -746,7 +775,8 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
     const items = container.items;
     if (key instanceof SliceValue) {
       const out = sliceItems(items, key, budget);
-      return container instanceof PyList ? new PyList(out) : new PyTuple(out);
+      // CPython has one empty tuple: `(1,)[1:] is ()`.
+      return container instanceof PyList ? new PyList(out) : out.length ? new PyTuple(out) : EMPTY_TUPLE;
     }
     let i = indexOf(key, container instanceof PyList ? "list" : "tuple");
     if (i < 0) i += items.length;

@@ -171,4 +171,16 @@ export const CASES: Record<string, string[]> = {
     "RESULT = 2 ** 100",
     "RESULT = {1: 'one', 2.5: 'x', None: 'n', True: 't'}",
   ],
+  // Found by the conformance suites and the generated corpus.
+  fidelity: [
+    "print(10 ** 23 * 1.0, 7.0 ** -2, 10.0 ** -4, (10**400 + 1) // 3 / 10**399, 2 ** -1074, 1 / (3 * 10**320))",
+    "print(0 // -2.5, -0.0 // float('inf'), divmod(-0.0, 1.0))",
+    "print((1,)[1:] is (), (1, 2) * 0 is (), b'ab' * 2, 2 * b'ab', b'a' < b'b', sorted([b'b', b'a']))",
+    "xs = [3, 2, 1]\nseen = []\nxs.sort(key=lambda v: seen.append(len(xs)) or v)\nprint(xs, seen)",
+    "xs = [3, 2, 1]\ntry:\n    xs.sort(key=lambda v: xs.append(0) or v)\nexcept ValueError as e:\n    print(e, xs)",
+    "a = []\na.append(a)\nb = []\nb.append(b)\ntry:\n    a == b\nexcept RecursionError:\n    print('deep')\nprint(a == a)",
+    "print([1, 2, 1].index(1, -(2**70)), (1, 2).index(2, 0, 2**70), slice(1, 2) == slice(1, 2), slice(1) == slice(2))",
+    "print(sorted([5, 3, 9, 1, 3, 7, 2, 8] * 20)[::17], sorted(range(100, 0, -1))[:3], sorted('hello world', reverse=True))",
+    "print(sorted([(1, 'b'), (0, 'z'), (1, 'a')], key=lambda p: p[0], reverse=True))",
+  ],
 };

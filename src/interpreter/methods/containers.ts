@@ -120,12 +120,20 @@ function arity(name: string, args: Value[], min: number, max: number): void {
 
 // ------------------------------------------------------------------ list
 
+/** A start or stop of index(): any int, clamped as CPython clamps slice indices. */
+function clampedIndex(v: Value): number {
+  if (typeof v === "bigint") return v < 0n ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
+  if (typeof v === "number" || typeof v === "boolean") return Number(v);
+  throw pyError("TypeError", "slice indices must be integers or have an __index__ method");
+}
+
 function listIndex(ctx: NativeContext, items: readonly Value[], args: Value[], label: string): number {
+  arity("index", args, 1, 3);
   const [value, start, stop] = bind(label, { names: ["value", "start", "stop"], required: 1, positionalOnly: 3 }, args, null);
   const { start: from, stop: to } = sliceIndices(
     items.length,
-    start === undefined ? null : intArg(label, start),
-    stop === undefined ? null : intArg(label, stop),
+    start === undefined ? null : clampedIndex(start),
+    stop === undefined ? null : clampedIndex(stop),
     1,
   );
   for (let i = from; i < to; i++) {
@@ -210,7 +218,20 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
   sort(ctx, self, args, kwargs) {
     if (args.length) throw pyError("TypeError", "sort() takes no positional arguments");
     const [key, reverse] = bind("sort", { names: ["key", "reverse"], required: 0 }, [], kwargs);
-    self.items = sortValues(ctx, self.items, key ?? null, reverse !== undefined && reverse !== null && reverse !== false && reverse !== 0);
+    // As in CPython, the list is empty while it sorts: a key function that looks sees [], and
+    // one that adds items makes the sort fail (the sorted items are kept).
+    const items = self.items;
+    const detached: Value[] = [];
+    self.items = detached;
+    const descending = reverse !== undefined && reverse !== null && reverse !== false && reverse !== 0;
+    let sorted: Value[] = items;
+    try {
+      sorted = sortValues(ctx, items, key ?? null, descending);
+    } finally {
+      const modified = self.items !== detached || detached.length > 0;
+      self.items = sorted;
+      if (modified) throw pyError("ValueError", "list modified during sort");
+    }
     return null;
   },
   reverse(ctx, self, args, kwargs) {
