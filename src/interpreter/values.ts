@@ -97,7 +97,7 @@ export function hashKey(v: Value): HashKey {
 }
 
 /** Functions, types, modules and other objects hash by identity. */
-const hashableObjects = new Set(["function", "builtin_function_or_method", "type", "module", "method", "NoneType"]);
+const hashableObjects = new Set(["function", "builtin_function_or_method", "type", "module", "method", "NoneType", "ellipsis"]);
 const identities = new WeakMap<object, number>();
 let nextIdentity = 1;
 function objectKey(o: object): string {
