@@ -8,7 +8,7 @@ import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, 
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
 import { cpLength } from "./strings.js";
-import { dictFromKeys, sortValues, updateDict } from "./methods/containers.js";
+import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
 import { maketrans } from "./methods/str.js";
 import {
   EMPTY_TUPLE,
@@ -55,7 +55,6 @@ export const ABSENT_BUILTINS: Record<string, string> = {
   object: "classes are not supported in the sandbox",
 };
 
-const trueArg = (v: Value | undefined): boolean => v !== undefined && truthy(v);
 
 function iterator(next: () => Value | typeof DONE, kind: string): PyIterator {
   return new PyIterator(next, kind);
@@ -85,12 +84,26 @@ function toInt(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
   throw pyError("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${typeName(x)}'`);
 }
 
+const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
+
+/**
+ * int() and float() read any Unicode decimal digit ('٣' is 3), as CPython does. Digits come in
+ * runs of ten from 0 upward, so a digit's value is its distance from the start of its run, mod 10.
+ */
+function asciiDigits(text: string): string {
+  return text.replace(OTHER_DIGIT, (d) => {
+    let start = d.codePointAt(0)!;
+    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+    return String((d.codePointAt(0)! - start) % 10);
+  });
+}
+
 function parseIntText(ctx: NativeContext, text: string, base: number): Value {
   if (base !== 0 && (base < 2 || base > 36)) throw pyError("ValueError", "int() base must be >= 2 and <= 36, or 0");
   ctx.budget.checkSize(text.length);
   ctx.budget.step(text.length >> 4);
   const invalid = () => pyError("ValueError", `invalid literal for int() with base ${base}: ${reprOf(text)}`);
-  let s = text.trim();
+  let s = asciiDigits(text.trim());
   let sign = 1n;
   if (s.startsWith("-") || s.startsWith("+")) {
     if (s[0] === "-") sign = -1n;
@@ -137,7 +150,7 @@ function toFloat(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
     return new PyFloat(f);
   }
   if (typeof x === "string") {
-    const s = x.trim();
+    const s = asciiDigits(x.trim());
     if (s === "" || !FLOAT_TEXT.test(s) || /^[+-]?\.?$/.test(s.replace(/[eE].*/, "")) && !/inf|nan/i.test(s)) {
       throw pyError("ValueError", `could not convert string to float: ${reprOf(x)}`);
     }
@@ -436,6 +449,19 @@ function absValue(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Va
   throw pyError("TypeError", `bad operand type for abs(): '${typeName(v)}'`);
 }
 
+/** x such that a * x = 1 (mod m), for 0 <= a < m: pow(a, -1, m). */
+function modularInverse(a: bigint, m: bigint): bigint {
+  let [r0, r1] = [a, m];
+  let [x0, x1] = [1n, 0n];
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1] = [r1, r0 - q * r1];
+    [x0, x1] = [x1, x0 - q * x1];
+  }
+  if (r0 !== 1n) throw pyError("ValueError", "base is not invertible for the given modulus");
+  return ((x0 % m) + m) % m;
+}
+
 function pow(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   const [base, exp, mod] = bind("pow", { names: ["base", "exp", "mod"], required: 2 }, args, kwargs);
   if (mod === undefined || mod === null) return binary("**", base!, exp!, ctx.budget);
@@ -446,18 +472,25 @@ function pow(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   }
   let b = toBigInt(base as number);
   let e = toBigInt(exp as number);
-  const m = toBigInt(mod as number);
+  let m = toBigInt(mod as number);
   if (m === 0n) throw pyError("ValueError", "pow() 3rd argument cannot be 0");
-  if (e < 0n) throw pyError("ValueError", "base is not invertible for the given modulus");
-  let result = 1n;
+  // As CPython: work modulo |m|, and give a result with the sign of m.
+  const negative = m < 0n;
+  if (negative) m = -m;
+  if (m === 1n) return 0;
   b = ((b % m) + m) % m;
+  if (e < 0n) {
+    b = modularInverse(b, m);
+    e = -e;
+  }
+  let result = 1n;
   while (e > 0n) {
     ctx.budget.step(1);
     if (e & 1n) result = (result * b) % m;
     b = (b * b) % m;
     e >>= 1n;
   }
-  if (m < 0n && result > 0n) result += m;
+  if (negative && result !== 0n) result -= m;
   return normInt(result);
 }
 
@@ -562,7 +595,7 @@ function sorted(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
   const [key, reverse] = bind("sorted", { names: ["key", "reverse"], required: 0 }, [], kwargs);
   const items = ctx.toList(args[0]!);
   ctx.budget.alloc(8 * items.length);
-  return new PyList(sortValues(ctx, items, key ?? null, trueArg(reverse)));
+  return new PyList(sortValues(ctx, items, key ?? null, reverseArg(reverse)));
 }
 
 function anyAll(which: "any" | "all"): NativeFn {
@@ -676,6 +709,7 @@ function divmod(ctx: NativeContext, args: Value[]): Value {
 
 function chr(_ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", `chr() takes exactly one argument (${args.length} given)`);
+  if (typeof args[0] === "bigint") throw pyError("OverflowError", "Python int too large to convert to C int");
   const n = intArg("chr", args[0]!);
   if (n < 0 || n > 0x10ffff) throw pyError("ValueError", "chr() arg not in range(0x110000)");
   return String.fromCodePoint(n);

@@ -90,7 +90,8 @@ function bitLength(x: bigint): number {
 function floorDivInt(a: IntLike, b: IntLike): number | bigint {
   if (typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL) {
     if (b === 0) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
-    return Math.floor(a / b);
+    // + 0 turns JS's -0 (from 0 / -1) into the int 0.
+    return Math.floor(a / b) + 0;
   }
   const x = toBigInt(a);
   const y = toBigInt(b);
@@ -321,6 +322,7 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
 
 /** True division of ints, correctly rounded as CPython's is. */
 function bigTrueDiv(x: bigint, y: bigint): number {
+  if (x === 0n) return y < 0n ? -0 : 0;
   const r = y < 0n ? ratioToFloat(-x, -y) : ratioToFloat(x, y);
   if (!Number.isFinite(r)) throw pyError("OverflowError", "integer division result too large for a float");
   return r;
@@ -420,12 +422,10 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     out.set(b.bytes, a.bytes.length);
     return new PyBytes(out);
   }
-  if (op === "*" && isSequence(a) !== isSequence(b)) {
+  if (op === "*" && (isSequence(a) || isSequence(b))) {
+    // CPython asks the left operand first: [1] * [2] names the right one.
     const other = isSequence(a) ? b : a;
     throw pyError("TypeError", `can't multiply sequence by non-int of type '${typeName(other)}'`);
-  }
-  if (op === "*" && typeof a === "string" && typeof b === "string") {
-    throw pyError("TypeError", "can't multiply sequence by non-int of type 'str'");
   }
   throw unsupported(op, a, b);
 }

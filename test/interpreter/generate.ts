@@ -203,6 +203,39 @@ function statement(r: Rng): string {
   }
 }
 
+const NUMERIC_TEXTS = ["'12a'", "'1e'", "'  42  '", "'4_2'", "'  -1.5e3 '", "'nan'", "'-infinity'", "'0b101'", "'1__0'", "'٣'", "'+7'", "'1.5'", "'ff'", "'-0'", "'1_000.5'", "''"];
+
+/** Further statements: conversions, big ints, slice assignment, more methods and formatting. */
+function extra(r: Rng): string {
+  switch (r.int(0, 24)) {
+    case 0: return `print(int(${r.pick(NUMERIC_TEXTS)}${r.chance(0.3) ? `, ${r.pick(["0", "2", "16", "36", "1", "37"])}` : ""}))`;
+    case 1: return `print(float(${r.pick(NUMERIC_TEXTS)}))`;
+    case 2: return `print(${r.pick(["hex", "oct", "bin", "str", "repr", "abs"])}(${intLit(r)}), (${intLit(r)}).bit_length())`;
+    case 3: return `print(divmod(${num(r, 1)}, ${num(r, 1)}))`;
+    case 4: return `print(pow(${intLit(r)}, ${r.pick(["2", "3", "65", "-1", "0"])}, ${r.pick(["7", "1000000007", "-5", "1", "0"])}))`;
+    case 5: return `print(${intLit(r)} ${r.pick(["==", "<", ">=", "!="])} ${floatLit(r)}, float(${intLit(r)}), ${intLit(r)} ${r.pick(["//", "%", ">>", "&", "|", "^"])} ${r.pick(["-3", "7", "2**65", "-(2**70)", "1"])})`;
+    case 6: return `a[${slice(r)}] = ${list(r, 0)}`;
+    case 7: return `del a[${slice(r)}]`;
+    case 8: return `a.${r.pick(["extend", "remove", "count", "__len__"].slice(0, 3))}(${r.pick([list(r, 0), intLit(r), "'abc'", "t"])})`;
+    case 9: return `a ${r.pick(["+=", "*="])} ${r.pick([list(r, 0), "2", "0", "(1, 2)", "'xy'", "-1"])}`;
+    case 10: return `print(${r.pick(["{**d, 'x': 1}", "dict.fromkeys(t)", "d.copy() == d", "dict(zip(t, range(9)))", "sorted(d.items(), key=repr)", "list(d) == list(d.keys())", "dict(a=1, **{'b': 2})", "d.get(t, t)", "{k: d[k] for k in d}"])})`;
+    case 11: return `s${r.pick([".update(a if all(isinstance(v, int) for v in a) else [])", " |= {1, 9}", " -= {1}", " &= {1, 2, 3}", " ^= {2, 8}"])}`;
+    case 12: return `print(sorted(${r.pick(["s.symmetric_difference(", "s.union(", "s.intersection(", "s.difference(", "frozenset(s) | frozenset("])}${intSet(r)})), s.issubset(${intSet(r)}), ${r.pick(["1", "5", "-1"])} in s)`;
+    case 13: return `print(${r.pick(["[(i, j) for i in range(3) for j in range(i)]", "[x if x % 2 else -x for x in range(6)]", "sum(x * x for x in range(10))", "max((len(w), w) for w in t.split())", "list(map(lambda v: v * 2, range(4)))", "list(filter(None, [0, 1, '', 'a', None, []]))", "list(enumerate(t, start=1))[:3]", "sorted({v % 3 for v in range(10)})", "{c: t.count(c) for c in t[:4]}", "any(v > 3 for v in range(5))", "all([])", "[w.upper() for w in t.split(',') if w]"])})`;
+    case 14: return `print(repr(${r.pick(["\"it's\"", "'a\"b'", "'both \\' and \"'", "'\\x00\\x7f\\u00e9'", "'tab\\t'", "'\\\\'", "t"])}), ascii(${r.pick(["'é😀'", "t", "'plain'"])}))`;
+    case 15: return `print(${JSON.stringify(`%(k)s|%(k)r|%${r.pick(["5", "-5", "05", ""])}${r.pick(["d", "s", "x", "f"])}`)} % {'k': ${r.pick(["t", "x", "1"])}} if False else ${JSON.stringify(`%${r.pick(["5", "-5", "+", "", ".3", "#"])}${r.pick(["d", "s", "x", "o", "e", "g", "c", "%"])}`)} % (${r.pick(["x", "y", "65", "t", "True", "-3.5"])},))`;
+    case 16: return `print(${r.pick(["'{} {}'.format(x, y)", "'{0!r:^12}'.format(t)", "'{:>{w}}'.format(t, w=9)", "'{x}-{x}'.format(x=x)", "f'{x!r} {t!s:>6} {y=}'", "f'{t!a}'", "'{:,}'.format(" + intLit(r) + ")", "'{:_b}'.format(" + intLit(r) + ")", "'{0[0]}'.format(a)", "'{:e}'.format(x)", "'{:.3g}'.format(y)", "format(x, '')", "format(t, '^9')"])})`;
+    case 17: return `print(t.${r.pick(["center(11, '-')", "ljust(8, '.')", "rjust(3)", "title()", "split(None, 1)", "rsplit(None, 1)", "strip('ab ')", "count('a', 1)", "find('a', -3)", "rfind('l', 0, -1)", "index('')", "replace('', '-')", "casefold()", "swapcase()", "zfill(8)", "expandtabs()", "capitalize()", "isnumeric()", "isprintable()", "split(',', -1)", "startswith(('x', 'H'), 1)", "endswith('d', 0, 4)", "rstrip('\\n')", "partition('')"])})`;
+    case 18: return `print(${r.pick(["round(x)", "round(x, 2)", "round(y, -1)", "int(x)", "float(x)", "x.is_integer() if isinstance(x, float) else x", "-x", "+x", "x == int(x)", "bool(x)", "str(y)", "repr(x * 1.0)", "x * 1.1", "x / 7", "x ** 0.5 if x >= 0 else x", "1e308 * 10", "x // 0.3", "x % 0.3", "(x + 0.5).as_integer_ratio() if isinstance(x, float) else x"])})`;
+    case 19: return `print(${r.pick(["a.index(t)", "t.index('zz')", "d.pop(t)", "a.remove(12345)", "[][0]", "{}[()]", "s.remove(99)", "'x'.join(a)", "min([])", "x.nope", "len(x)", "x()", "t + x", "a < t", "t[x]", "int(t)", "float(t)", "d[[]]", "{a: 1}", "undefined(1)", "a.sort(key=1)", "sorted(a, reverse=None)", "int(x, 10)", "chr(x)", "ord(t)", "list(x)", "'%d' % t", "t.split(x)", "next(iter(a))"])})`;
+    case 20: return `t = t${r.pick(["[::-1]", ".upper()", " * 2", " + 'Z'", "[1:]", ".replace(',', ';')", ".strip()"])}`;
+    case 21: return `x, y = ${r.pick(["y, x", "divmod(x, 3) if isinstance(x, int) else (x, y)", "(y, x + y)", "a[:2] if len(a) == 2 else (1, 2)", "t[:2] if len(t) == 2 else 'ab'"])}`;
+    case 22: return `print(${r.pick(["a == a[:]", "a is a", "a[:] is a", "[] == []", "(1, 2) < (1, 2, 0)", "[1, 'a'] == [1, 'a']", "t < 'b'", "a != list(a)", "None is None", "1 in a", "t in a", "[1] * 3 == [1, 1, 1]", "(a > []) if a else 0"])})`;
+    case 23: return `print(${r.pick(["list(range(x, 10, 3)) if isinstance(x, int) and abs(x) < 50 else 0", "list(range(10))[::-3]", "range(0, 20, 5)[1:3]", "list(reversed(range(4)))", "range(5)[-1]", "len(range(3, 30, 4))", "3 in range(0, 10, 3)", "range(10).index(4)", "range(2, 8)"])})`;
+    default: return `print(${r.pick(["len(t)", "t * 0", "t[-1:]", "t[::2]", "t[5:1:-1]", "t[-100:100]", "list(t)[:3]", "sorted(t)[:4]", "t.encode('utf-8')", "[c for c in t if c.isalpha()][:5]", "''.join(reversed(t))", "t.splitlines(True)"])})`;
+  }
+}
+
 /** One program: a few variables, then 2 to 6 statements. */
 export function program(r: Rng): string {
   const lines = [
@@ -214,7 +247,7 @@ export function program(r: Rng): string {
     `y = ${num(r, 1)}`,
   ];
   const n = r.int(2, 6);
-  for (let i = 0; i < n; i++) lines.push(statement(r));
+  for (let i = 0; i < n; i++) lines.push(r.chance(0.5) ? extra(r) : statement(r));
   lines.push("print(a, d, sorted(s), repr(t), x, y)");
   return lines.join("\n") + "\n";
 }

@@ -70,6 +70,13 @@ const SNIPPETS: Record<string, string[]> = {
     "'abc'()",
     "', '.join([1, 2])",
     "'a'.join(5)",
+    "['a'] * 'b'",
+    "[1] * [2]",
+    "(1,) * 1.5",
+    "2.5 * 'a'",
+    "x = [1]\nx *= 'a'",
+    "sorted([1], reverse=None)",
+    "[].sort(reverse='x')",
   ],
   "TypeError (arguments)": [
     "def f(a, b): pass\nf(1)",
@@ -138,11 +145,14 @@ const SNIPPETS: Record<string, string[]> = {
     "'}'.format(1)",
     "'%q' % 1",
     "(1).to_bytes(1, 'big', signed=1) if False else int('0x', 16)",
+    "pow(2, -1, 4)",
+    "range(3).index(7)",
+    "int('٣x')",
   ],
   ZeroDivisionError: ["1 / 0", "1 // 0", "1 % 0", "1.0 / 0", "1.0 // 0.0", "1.0 % 0", "divmod(1, 0)", "divmod(1.0, 0)", "0 ** -1", "0.0 ** -2", "10**30 % 0", "10**30 / 0"],
   NameError: ["undefined_name", "def f():\n    return missing\nf()", "print(x)\nx = 1"],
   AttributeError: ["'a'.nope", "[].nope()", "(1).nope", "{}.append(1)", "(1, 2).append(3)", "None.x", "1.5.nope"],
-  OverflowError: ["2.0 ** 5000", "int(float('inf'))", "'a' * 10**20", "float(10**400)", "10**400 / 3", "10**400 * 1.5"],
+  OverflowError: ["chr(2**70)", "2.0 ** 5000", "int(float('inf'))", "'a' * 10**20", "float(10**400)", "10**400 / 3", "10**400 * 1.5"],
 };
 
 const all = Object.entries(SNIPPETS).flatMap(([kind, sources]) => sources.map((source) => ({ kind, source })));

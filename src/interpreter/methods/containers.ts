@@ -6,7 +6,7 @@ import { PyDictView } from "../objects.js";
 import { compare, equals, hashOf, storedSize } from "../ops.js";
 import { repr } from "../repr.js";
 import { sliceIndices } from "../strings.js";
-import { PyDict, PyList, PySet, PyTuple, type Value } from "../values.js";
+import { PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
 
 // ------------------------------------------------------------------ sorting
 
@@ -34,6 +34,14 @@ export function sortValues(ctx: NativeContext, items: Value[], key: Value, rever
   timsort(order, lt);
   if (reverse) order.reverse();
   return order.map((i) => items[i]!);
+}
+
+/** The `reverse=` of sort and sorted: an int or a bool, as CPython requires. */
+export function reverseArg(v: Value | undefined): boolean {
+  if (v === undefined) return false;
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number" || typeof v === "bigint") return v !== 0 && v !== 0n;
+  throw pyError("TypeError", `'${typeName(v)}' object cannot be interpreted as an integer`);
 }
 
 /** CPython's minimum run length for n items (between 32 and 64 when n >= 64). */
@@ -117,6 +125,39 @@ function arity(name: string, args: Value[], min: number, max: number): void {
   if (n < min) throw pyError("TypeError", `${name} expected at least ${min} argument${min === 1 ? "" : "s"}, got ${n}`);
   if (n > max) throw pyError("TypeError", `${name} expected at most ${max} argument${max === 1 ? "" : "s"}, got ${n}`);
 }
+
+// ------------------------------------------------------------------ range
+
+export const RANGE_METHODS: Record<string, NativeMethod<PyRange>> = {
+  index(ctx, self, args, kwargs) {
+    noKwargs("range.index", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `range.index() takes exactly one argument (${args.length} given)`);
+    const v = args[0]!;
+    if (typeof v === "number" || typeof v === "boolean") {
+      const n = Number(v);
+      const offset = n - self.start;
+      const i = offset / self.step;
+      if (Number.isInteger(i) && i >= 0 && i < self.length) return i;
+    } else {
+      for (let i = 0; i < self.length; i++) {
+        ctx.budget.step(1);
+        if (equals(self.at(i), v)) return i;
+      }
+    }
+    throw pyError("ValueError", `${repr(v)} is not in range`);
+  },
+  count(ctx, self, args, kwargs) {
+    noKwargs("range.count", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `range.count() takes exactly one argument (${args.length} given)`);
+    try {
+      RANGE_METHODS.index!(ctx, self, args, null);
+      return 1;
+    } catch (e) {
+      if (e instanceof PyException && e.type === EXC.ValueError) return 0;
+      throw e;
+    }
+  },
+};
 
 // ------------------------------------------------------------------ list
 
@@ -223,7 +264,7 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
     const items = self.items;
     const detached: Value[] = [];
     self.items = detached;
-    const descending = reverse !== undefined && reverse !== null && reverse !== false && reverse !== 0;
+    const descending = reverseArg(reverse);
     let sorted: Value[] = items;
     try {
       sorted = sortValues(ctx, items, key ?? null, descending);
