@@ -102,7 +102,8 @@ function parseIntText(ctx: NativeContext, text: string, base: number): Value {
   if (base !== 0 && (base < 2 || base > 36)) throw pyError("ValueError", "int() base must be >= 2 and <= 36, or 0");
   ctx.budget.checkSize(text.length);
   ctx.budget.step(text.length >> 4);
-  const invalid = () => pyError("ValueError", `invalid literal for int() with base ${base}: ${reprOf(text)}`);
+  // CPython shows at most 200 characters of the text's repr (%.200R).
+  const invalid = () => pyError("ValueError", `invalid literal for int() with base ${base}: ${[...reprOf(text)].slice(0, 200).join("")}`);
   let s = asciiDigits(text.trim());
   let sign = 1n;
   if (s.startsWith("-") || s.startsWith("+")) {

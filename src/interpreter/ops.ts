@@ -725,7 +725,11 @@ export function length(v: Value): number {
 function indexOf(v: Value, typeLabel: string): number {
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "bigint") throw pyError("IndexError", `cannot fit 'int' into an index-sized integer`);
+  if (typeof v === "bigint") {
+    // Beyond a C ssize_t CPython cannot even try; below it, the index is simply out of range.
+    if (v >= 2n ** 63n || v < -(2n ** 63n)) throw pyError("IndexError", `cannot fit 'int' into an index-sized integer`);
+    return Number(v);
+  }
   // CPython 3.11 words the str case differently from the list and tuple ones.
   if (typeLabel === "string") throw pyError("TypeError", `string indices must be integers, not '${typeName(v)}'`);
   throw pyError("TypeError", `${typeLabel} indices must be integers or slices, not ${typeName(v)}`);
