@@ -45,7 +45,9 @@ for source in json.load(sys.stdin):
         with contextlib.redirect_stdout(buf):
             exec(compile(source, "<script>", "exec"), g)
     except BaseException as e:
-        error = {"type": type(e).__name__, "message": str(e), "text": "".join(traceback.format_exception_only(type(e), e))}
+        # A SyntaxError's str() adds "(<script>, line N)"; the sandbox reports the position apart.
+        message = e.msg if isinstance(e, SyntaxError) else str(e)
+        error = {"type": type(e).__name__, "message": message, "text": "".join(traceback.format_exception_only(type(e), e))}
     signal.alarm(0)
     value = g.get("RESULT", g.get("result")) if error is None else None
     try:

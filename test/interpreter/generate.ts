@@ -48,11 +48,26 @@ function atom(text: string): string {
 }
 
 function intLit(r: Rng): string {
+  if (r.chance(0.1)) return randomInt(r);
   return atom(r.chance(0.2) ? r.pick(BIG_INTS) : r.pick(SMALL_INTS));
 }
 
 function floatLit(r: Rng, from = FLOATS): string {
-  return atom(r.pick(from));
+  return r.chance(0.3) ? randomFloat(r) : atom(r.pick(from));
+}
+
+/** A float literal with random digits and exponent: repr and formatting must round as CPython's. */
+function randomFloat(r: Rng): string {
+  const digits = String(r.int(1, 999999999)).slice(0, r.int(1, 9));
+  const point = r.int(0, digits.length);
+  const text = `${digits.slice(0, point) || "0"}.${digits.slice(point) || "0"}${r.chance(0.5) ? `e${r.int(-30, 30)}` : ""}`;
+  return r.chance(0.3) ? `(-${text})` : text;
+}
+
+/** An int literal of random size, up to about 40 digits. */
+function randomInt(r: Rng): string {
+  const n = Array.from({ length: r.int(1, 40) }, () => r.int(0, 9)).join("").replace(/^0+(?=\d)/, "");
+  return r.chance(0.3) ? `(-${n})` : n;
 }
 
 function num(r: Rng, depth: number): string {
@@ -119,7 +134,8 @@ function spec(r: Rng, kind: "int" | "float" | "str"): string {
   if (r.chance(0.2)) s += "0";
   if (r.chance(0.6)) s += String(r.int(0, 14));
   if (kind !== "str" && r.chance(0.25)) s += r.pick([",", "_"]);
-  if (r.chance(0.4)) s += `.${r.int(0, 8)}`;
+  // A precision is an error for ints (rarely worth more than a few programs).
+  if (r.chance(kind === "int" ? 0.05 : 0.4)) s += `.${r.int(0, 8)}`;
   const types = { int: ["", "d", "b", "o", "x", "X", "c", "e", "f", "g", "%", "n", "E", "G"], float: ["", "e", "E", "f", "F", "g", "G", "%", "n"], str: ["", "s"] }[kind];
   return s + r.pick(types);
 }
@@ -236,6 +252,28 @@ function extra(r: Rng): string {
   }
 }
 
+const ODD_TEXTS = ["'a\\r\\nb\\rc\\nd'", "'x\\x0by\\x1cz\\u2028w'", "'\\u00a0 pad\\u3000'", "\"they're bill's\"", "'ß straße'", "'ǅungla'", "'İstanbul'", "'²³½'", "'١٢٣'", "'ﬁne ﬂow'", "'hello\\tworld\\tx'", "'  '", "'-12'", "'+0012'", "'a1b2 c3'", "'Ünïcödé'", "('x' * 3)", "'AbC'"];
+
+/** Text: unusual characters through str methods, and numbers through every format path. */
+function textual(r: Rng): string {
+  const t = r.pick(ODD_TEXTS);
+  switch (r.int(0, 6)) {
+    case 0: return `print(${t}.${r.pick(["upper()", "lower()", "casefold()", "title()", "capitalize()", "swapcase()", "splitlines()", "splitlines(keepends=True)", "split()", "split(maxsplit=1)", "rsplit(None, 0)", "strip()", "expandtabs(4)", "center(15, '~')", "zfill(7)", "isdigit()", "isdecimal()", "isnumeric()", "isalpha()", "isalnum()", "isidentifier()", "isprintable()", "isspace()", "istitle()", "encode('utf-8')", "count('')", "partition(' ')"])})`;
+    case 1: return `print(len(${t}), ${t}[::-1], ${t}[1:-1], repr(${t}), ascii(${t}))`;
+    case 2: {
+      const v = r.pick([randomFloat(r), r.pick(FLOATS), "2.675", "0.5", "1.5", "2.5", "1e22", "1e-5", "123456.789", "-0.0", "float('nan')", "float('inf')"]);
+      return `print(format(${v}, ${JSON.stringify(spec(r, "float"))}), round(${v}${r.chance(0.5) ? `, ${r.int(-2, 4)}` : ""}), ${JSON.stringify(`%${r.pick(["", "+", "-8", "08", " ", "#"])}${r.pick(["", ".0", ".1", ".3", ".12"])}${r.pick(["f", "e", "g", "G", "E", "r", "s"])}`)} % ${v})`;
+    }
+    case 3: {
+      const v = r.pick([randomInt(r), intLit(r), "True", "0", "-1", "65", "10**25"]);
+      return `print(format(${v}, ${JSON.stringify(spec(r, "int"))}), ${JSON.stringify(`%${r.pick(["", "+", "-6", "06", "#", " "])}${r.pick(["d", "x", "X", "o", "c", "e", "f", "r", "i"])}`)} % ${v})`;
+    }
+    case 4: return `print('{0:{1}}'.format(${r.pick([randomFloat(r), randomInt(r), t])}, ${JSON.stringify(spec(r, r.pick(["int", "float", "str"] as const)))}))`;
+    case 5: return `print(f'{${r.pick([randomFloat(r), randomInt(r)])}:${r.pick(["z", ""])}${r.pick([".1f", ".0f", ".3g", ",.2f", "_.1e", ">+12.4", "#.0f", "#g", ".2%", "n"])}}')`;
+    default: return `print(${r.pick(["str", "repr", "float", "int"])}(${r.pick([randomFloat(r), randomInt(r)])}), ${randomFloat(r)} ${r.pick(["+", "-", "*", "/", "//", "%"])} ${randomFloat(r)})`;
+  }
+}
+
 /** One program: a few variables, then 2 to 6 statements. */
 export function program(r: Rng): string {
   const lines = [
@@ -247,7 +285,7 @@ export function program(r: Rng): string {
     `y = ${num(r, 1)}`,
   ];
   const n = r.int(2, 6);
-  for (let i = 0; i < n; i++) lines.push(r.chance(0.5) ? extra(r) : statement(r));
+  for (let i = 0; i < n; i++) lines.push(r.chance(0.2) ? textual(r) : r.chance(0.5) ? extra(r) : statement(r));
   lines.push("print(a, d, sorted(s), repr(t), x, y)");
   return lines.join("\n") + "\n";
 }
