@@ -4,7 +4,7 @@
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
-import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyIterator, PyModule, PyType } from "./objects.js";
+import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
 import { cpLength } from "./strings.js";
@@ -585,7 +585,9 @@ function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   noKwargs("reversed", kwargs);
   if (args.length !== 1) throw pyError("TypeError", `reversed expected 1 argument, got ${args.length}`);
   const v = args[0]!;
-  if (v instanceof PySet || v instanceof PyIterator) throw pyError("TypeError", `'${typeName(v)}' object is not reversible`);
+  // Only sequences (and dicts and their views) can be reversed.
+  const reversible = typeof v === "string" || v instanceof PyList || v instanceof PyTuple || v instanceof PyRange || v instanceof PyDict || v instanceof PyBytes || v instanceof PyDictView;
+  if (!reversible) throw pyError("TypeError", `'${typeName(v)}' object is not reversible`);
   const items = v instanceof PyDict ? [...v.keys()] : ctx.toList(v);
   let i = items.length;
   return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed");
