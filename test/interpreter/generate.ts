@@ -274,6 +274,21 @@ function textual(r: Rng): string {
   }
 }
 
+const SIGNATURES = ["a, b", "a, b=2", "a, *rest", "*, k", "a, /, b", "a, b=1, *args, k=3, **kw", "**kw", "a=None, *, k"];
+const CALL_ARGS = ["1", "1, 2", "1, 2, 3", "k=1", "1, k=2", "a=1, b=2", "1, a=2", "*[1, 2]", "**{'a': 1}", "1, **{'b': 2, 'k': 5}", "", "*'xy', k=0", "b=2"];
+
+/** Functions and control flow: signatures against calls, closures, loops, try/except/finally. */
+function control(r: Rng): string {
+  switch (r.int(0, 5)) {
+    case 0: return `def f(${r.pick(SIGNATURES)}):\n    return ${r.pick(["'ok'", "1", "None"])}\nprint(f(${r.pick(CALL_ARGS)}))`;
+    case 1: return `def g(${r.pick(SIGNATURES)}):\n    pass\ntry:\n    g(${r.pick(CALL_ARGS)})\n    print('called')\nexcept TypeError as e:\n    print('TypeError', e)`;
+    case 2: return `n = 0\nwhile n < ${r.int(0, 6)}:\n    n += ${r.pick(["1", "2"])}\n    if n == ${r.int(1, 4)}:\n        ${r.pick(["continue", "break", "pass"])}\n    a.append(n)\nelse:\n    print('done', n)\nprint(a[-3:])`;
+    case 3: return `try:\n    ${r.pick(["x = 1 / 0", "a[99]", "d['zz']", "int('q')", "t.nope", "undefined", "raise ValueError('v')", "raise KeyError(1, 2)", "pass", "assert x == y, (x, y)"])}\nexcept (${r.pick(["ValueError, KeyError", "LookupError", "ArithmeticError", "Exception", "TypeError"])}) as e:\n    print(type(e) is ValueError, repr(e), str(e), e.args)\nelse:\n    print('no error')\nfinally:\n    print('finally')`;
+    case 4: return `def make(k):\n    def inner(v${r.pick(["", "=k", "=[]"])}):\n        return ${r.pick(["k + v", "[k, v]", "(k, v)", "f'{k}{v}'"])}\n    return inner\nfs = [make(i) for i in range(3)]\nprint([h(${r.pick(["1", "'s'", "[0]"])}) for h in fs])`;
+    default: return `print(${r.pick(["[y for x in [[1, 2], [3]] for y in x]", "{x: y for x, y in zip('ab', 'cd')}", "[(lambda q=i: q * 2)() for i in range(3)]", "(n := 5) + n", "x if x > y else y", "1 < x <= 10 != y", "not x or y and t", "[*a, *t][:4]", "{**d, **{'z': 0}}", "(lambda *a, **k: (a, sorted(k)))(1, 2, z=3)", "sorted(a, key=lambda v: (type(v) is str, str(v)))"])})`;
+  }
+}
+
 /** One program: a few variables, then 2 to 6 statements. */
 export function program(r: Rng): string {
   const lines = [
@@ -285,7 +300,10 @@ export function program(r: Rng): string {
     `y = ${num(r, 1)}`,
   ];
   const n = r.int(2, 6);
-  for (let i = 0; i < n; i++) lines.push(r.chance(0.2) ? textual(r) : r.chance(0.5) ? extra(r) : statement(r));
+  for (let i = 0; i < n; i++) {
+    const roll = r.next();
+    lines.push(roll < 0.15 ? control(r) : roll < 0.3 ? textual(r) : roll < 0.65 ? extra(r) : statement(r));
+  }
   lines.push("print(a, d, sorted(s), repr(t), x, y)");
   return lines.join("\n") + "\n";
 }
