@@ -712,8 +712,8 @@ function divmod(ctx: NativeContext, args: Value[]): Value {
 
 function chr(_ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", `chr() takes exactly one argument (${args.length} given)`);
-  if (typeof args[0] === "bigint") throw pyError("OverflowError", "Python int too large to convert to C int");
-  const n = intArg("chr", args[0]!);
+  const n = typeof args[0] === "bigint" ? Infinity : intArg("chr", args[0]!);
+  if (n > 2 ** 31 - 1 || n < -(2 ** 31)) throw pyError("OverflowError", "Python int too large to convert to C int");
   if (n < 0 || n > 0x10ffff) throw pyError("ValueError", "chr() arg not in range(0x110000)");
   return String.fromCodePoint(n);
 }

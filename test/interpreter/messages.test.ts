@@ -136,6 +136,7 @@ const SNIPPETS: Record<string, string[]> = {
     "a, b, c = [1, 2]",
     "range(1, 2, 0)",
     "chr(-1)",
+    "chr(-(2**31))",
     "max([])",
     "min([])",
     "'{:q}'.format(1)",
@@ -227,7 +228,7 @@ const SNIPPETS: Record<string, string[]> = {
     "divmod(1)",
     "range(1, 2, 3, 4)",
   ],
-  OverflowError: ["chr(2**70)", "2.0 ** 5000", "int(float('inf'))", "'a' * 10**20", "float(10**400)", "10**400 / 3", "10**400 * 1.5"],
+  OverflowError: ["chr(2**70)", "chr(2**31)", "2.0 ** 5000", "int(float('inf'))", "'a' * 10**20", "float(10**400)", "10**400 / 3", "10**400 * 1.5"],
 };
 
 const all = Object.entries(SNIPPETS).flatMap(([kind, sources]) => sources.map((source) => ({ kind, source })));
