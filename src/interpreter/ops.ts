@@ -7,7 +7,6 @@ import { repr } from "./repr.js";
 import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
 import {
   EMPTY_TUPLE,
-  floatRatio,
   hashKey,
   normInt,
   PyObject,
@@ -178,11 +177,44 @@ function floatPow(a: number, b: number): PyFloat {
  * Math.pow is not: `10 ** 23` and `7 ** -2` come out one unit off.
  */
 function exactPow(a: number, n: number): number {
+  // One IEEE operation is correctly rounded already.
   if (n === 0) return 1;
-  const [num, den] = floatRatio(Math.abs(a));
-  const e = BigInt(Math.abs(n));
-  const r = n > 0 ? ratioToFloat(num ** e, den ** e) : ratioToFloat(den ** e, num ** e);
+  if (n === 1) return a;
+  if (n === 2) return a * a;
+  if (n === -1) return 1 / a;
+  // Small integer powers of integers are exact in doubles.
+  if (Number.isInteger(a) && n > 0 && Math.abs(a) ** n < 2 ** 53) {
+    let r = 1;
+    for (let i = 0; i < n; i++) r *= a;
+    return r;
+  }
+  // |a| = m * 2^exp exactly, so |a|^n = m^n * 2^(exp * n).
+  const [m, exp] = decompose(Math.abs(a));
+  const power = BigInt(m) ** BigInt(Math.abs(n));
+  const shift = exp * n;
+  const r =
+    n > 0
+      ? shift >= 0 ? ratioToFloat(power << BigInt(shift), 1n) : ratioToFloat(power, 1n << BigInt(-shift))
+      : shift >= 0 ? ratioToFloat(1n << BigInt(shift), power) : ratioToFloat(1n, power << BigInt(-shift));
   return a < 0 && n % 2 !== 0 ? -r : r;
+}
+
+const F64 = new Float64Array(1);
+const U32 = new Uint32Array(F64.buffer);
+
+/** A finite x > 0 as an integer significand and a power of two: x = m * 2^exp. */
+function decompose(x: number): [number, number] {
+  F64[0] = x;
+  const hi = U32[1]!;
+  const biased = (hi >>> 20) & 0x7ff;
+  const fraction = (hi & 0xfffff) * 2 ** 32 + U32[0]!;
+  return biased === 0 ? [fraction, -1074] : [fraction + 2 ** 52, biased - 1075];
+}
+
+/** The bit length of a positive bigint, maybe one too many or too few (cheap for huge ones). */
+function roughBitLength(x: bigint): number {
+  const f = Number(x);
+  return Number.isFinite(f) ? Math.floor(Math.log2(f)) + 1 : bitLength(x);
 }
 
 /**
@@ -193,9 +225,9 @@ export function ratioToFloat(n: bigint, d: bigint): number {
   if (n === 0n) return 0;
   const negative = n < 0n;
   const a = negative ? -n : n;
-  // a / d lies in [2^(e-1), 2^(e+1)): scale it to at least 55 bits, or to units of 2^-1076.
-  const e = bitLength(a) - bitLength(d);
-  const k = Math.min(55 - e, 1076);
+  // a / d lies within [2^(e-3), 2^(e+3)): scale it to at least 55 bits, or to units of 2^-1076.
+  const e = roughBitLength(a) - roughBitLength(d);
+  const k = Math.min(58 - e, 1076);
   const num = k >= 0 ? a << BigInt(k) : a;
   const den = k >= 0 ? d : d << BigInt(-k);
   let q = num / den;

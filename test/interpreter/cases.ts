@@ -175,6 +175,8 @@ export const CASES: Record<string, string[]> = {
   fidelity: [
     "print(10 ** 23 * 1.0, 7.0 ** -2, 10.0 ** -4, (10**400 + 1) // 3 / 10**399, 2 ** -1074, 1 / (3 * 10**320))",
     "print(0 // -2.5, -0.0 // float('inf'), divmod(-0.0, 1.0))",
+    "print([1.0001 ** n for n in range(-30, 31, 7)], [(i * 0.37) ** 5 for i in range(1, 40, 3)], [(1.5 + i) ** -3 for i in range(0, 200, 17)])",
+    "print([10.0 ** n for n in range(-30, 31, 3)], [(-2.5) ** n for n in range(-5, 6)], 2.0 ** -1074, 0.5 ** 1075, 1.1 ** 1000)",
     "print((1,)[1:] is (), (1, 2) * 0 is (), b'ab' * 2, 2 * b'ab', b'a' < b'b', sorted([b'b', b'a']))",
     "xs = [3, 2, 1]\nseen = []\nxs.sort(key=lambda v: seen.append(len(xs)) or v)\nprint(xs, seen)",
     "xs = [3, 2, 1]\ntry:\n    xs.sort(key=lambda v: xs.append(0) or v)\nexcept ValueError as e:\n    print(e, xs)",
