@@ -361,8 +361,6 @@ export const DIVERGENCES: Record<string, string> = {
   "monty/fstring__all.py:1": "formats with a precision of 10**6: the step budget charges per character produced",
   "monty/range__ops.py:1": "a range longer than 2**53 (len(range(-2**62, 2**62 - 1))): ranges hold JS numbers",
   "monty/hash__ops.py:1": "hash(range(...)): ranges are unhashable here",
-  "monty/iter__consume_sites.py:1": "unpacking an iterator into too few names consumes all of it (CPython stops one item past)",
-  "monty/try_except__all.py:1": "an except clause naming a nested tuple ((ValueError,),) matches by descending into it instead of raising TypeError",
 };
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

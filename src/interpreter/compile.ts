@@ -74,6 +74,17 @@ export interface FunctionCode {
   isLambda: boolean;
 }
 
+/** Up to n items of an iterator: unpacking stops at the first surplus item, as CPython's does. */
+function takeAtMost(it: PyIterator, n: number): Value[] {
+  const out: Value[] = [];
+  while (out.length < n) {
+    const x = it.next();
+    if (x === DONE) break;
+    out.push(x);
+  }
+  return out;
+}
+
 /** How CPython names a callee in argument errors: `f()`, `len()`, `list.append()`. */
 function calleeLabel(target: Value, method: string | null): string {
   if (method !== null) return `${typeName(target)}.${method}()`;
@@ -540,10 +551,14 @@ class Compiler {
       done();
       return r;
     };
+    // As CPython: a class, or one level of tuple whose items are all classes (checked before
+    // matching); `except ((A,),)` is a TypeError, not a deeper match.
     const matches = (error: PyException, t: Value): boolean => {
-      if (t instanceof PyExcType) return error.type.isSubclassOf(t);
-      if (t instanceof PyTuple) return t.items.some((x) => matches(error, x));
-      throw pyError("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+      const types = t instanceof PyTuple ? t.items : [t];
+      if (!types.every((x) => x instanceof PyExcType)) {
+        throw pyError("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+      }
+      return types.some((x) => error.type.isSubclassOf(x as PyExcType));
     };
 
     const attempt = (f: Frame): Completion | Pending => {
@@ -749,7 +764,7 @@ class Compiler {
     return (f, v) => {
       let items: Value[];
       try {
-        items = rt.toList(v);
+        items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, elts.length + 1) : rt.toList(v);
       } catch (e) {
         throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
       }
