@@ -360,7 +360,6 @@ export const DIVERGENCES: Record<string, string> = {
   "monty/function__call_unpack.py:1": "calls property(): classes and descriptors are not in the sandbox",
   "monty/fstring__all.py:1": "formats with a precision of 10**6: the step budget charges per character produced",
   "monty/range__ops.py:1": "a range longer than 2**53 (len(range(-2**62, 2**62 - 1))): ranges hold JS numbers",
-  "monty/hash__ops.py:1": "hash(range(...)): ranges are unhashable here",
 };
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

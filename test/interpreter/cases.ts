@@ -186,6 +186,7 @@ export const CASES: Record<string, string[]> = {
     "print(sorted([(1, 'b'), (0, 'z'), (1, 'a')], key=lambda p: p[0], reverse=True))",
     "src = iter([1, 2, 3, 4])\ntry:\n    a, b = src\nexcept ValueError as e:\n    print(e, list(src))\na, *b = iter('xyz')\nprint(a, b)",
     "try:\n    try:\n        raise KeyError(1)\n    except (KeyError, (ValueError,)):\n        print('caught')\nexcept TypeError as e:\n    print(e)",
+    "print(hash(range(0)) == hash(range(5, 2)), {range(1, 4): 'r'}[range(1, 4, 1)], len({range(1, 2), range(1, 3, 7), range(3)}), hash(...) == hash(...))",
     "print(pow(7, -1, 1000000007), pow(3, -2, 7), pow(-3, -1, 7), pow(2, -1, -7), pow(13, 0, 1), pow(5, 3, -1))",
     "print(range(10).index(4), range(0, 20, 5).count(10), range(3).count('a'), range(1, 9, 2).index(True))",
     "print(int('٣'), int(' ٤٥ '), float('１２'), int('٣', 16))",
