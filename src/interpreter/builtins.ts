@@ -4,11 +4,11 @@
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
-import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyIterator, PyModule, PyType } from "./objects.js";
-import { binary, cmp, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
+import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
+import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
 import { cpLength } from "./strings.js";
-import { dictFromKeys, sortValues, updateDict } from "./methods/containers.js";
+import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
 import { maketrans } from "./methods/str.js";
 import {
   EMPTY_TUPLE,
@@ -55,7 +55,6 @@ export const ABSENT_BUILTINS: Record<string, string> = {
   object: "classes are not supported in the sandbox",
 };
 
-const trueArg = (v: Value | undefined): boolean => v !== undefined && truthy(v);
 
 function iterator(next: () => Value | typeof DONE, kind: string): PyIterator {
   return new PyIterator(next, kind);
@@ -85,12 +84,27 @@ function toInt(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
   throw pyError("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${typeName(x)}'`);
 }
 
+const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
+
+/**
+ * int() and float() read any Unicode decimal digit ('٣' is 3), as CPython does. Digits come in
+ * runs of ten from 0 upward, so a digit's value is its distance from the start of its run, mod 10.
+ */
+function asciiDigits(text: string): string {
+  return text.replace(OTHER_DIGIT, (d) => {
+    let start = d.codePointAt(0)!;
+    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+    return String((d.codePointAt(0)! - start) % 10);
+  });
+}
+
 function parseIntText(ctx: NativeContext, text: string, base: number): Value {
   if (base !== 0 && (base < 2 || base > 36)) throw pyError("ValueError", "int() base must be >= 2 and <= 36, or 0");
   ctx.budget.checkSize(text.length);
   ctx.budget.step(text.length >> 4);
-  const invalid = () => pyError("ValueError", `invalid literal for int() with base ${base}: ${reprOf(text)}`);
-  let s = text.trim();
+  // CPython shows at most 200 characters of the text's repr (%.200R).
+  const invalid = () => pyError("ValueError", `invalid literal for int() with base ${base}: ${[...reprOf(text)].slice(0, 200).join("")}`);
+  let s = asciiDigits(text.trim());
   let sign = 1n;
   if (s.startsWith("-") || s.startsWith("+")) {
     if (s[0] === "-") sign = -1n;
@@ -137,7 +151,7 @@ function toFloat(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
     return new PyFloat(f);
   }
   if (typeof x === "string") {
-    const s = x.trim();
+    const s = asciiDigits(x.trim());
     if (s === "" || !FLOAT_TEXT.test(s) || /^[+-]?\.?$/.test(s.replace(/[eE].*/, "")) && !/inf|nan/i.test(s)) {
       throw pyError("ValueError", `could not convert string to float: ${reprOf(x)}`);
     }
@@ -335,8 +349,8 @@ function minMax(which: "min" | "max"): NativeFn {
     let bestKey = key === null ? best : ctx.call(key, [best]);
     for (let i = 1; i < items.length; i++) {
       const k = key === null ? items[i]! : ctx.call(key, [items[i]!]);
-      const c = cmp(k, bestKey, ctx.budget);
-      if (which === "min" ? c < 0 : c > 0) {
+      // CPython asks `item < best` (min) or `item > best` (max): its TypeError names them so.
+      if (compare(which === "min" ? "<" : ">", k, bestKey, ctx.budget)) {
         best = items[i]!;
         bestKey = k;
       }
@@ -418,10 +432,8 @@ function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   const [iterable, start] = bind("sum", { names: ["iterable", "start"], required: 1, positionalOnly: 1 }, args, kwargs);
   let total: Value = start ?? 0;
   if (typeof total === "string") throw pyError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
+  if (total instanceof PyBytes) throw pyError("TypeError", "sum() can't sum bytes [use b''.join(seq) instead]");
   for (const item of ctx.toList(iterable!)) {
-    if (typeof item === "string" && typeof total !== "string" && !isInt(total) && !(total instanceof PyFloat)) {
-      throw pyError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
-    }
     total = binary("+", total, item, ctx.budget);
   }
   return total;
@@ -438,26 +450,48 @@ function absValue(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Va
   throw pyError("TypeError", `bad operand type for abs(): '${typeName(v)}'`);
 }
 
+/** x such that a * x = 1 (mod m), for 0 <= a < m: pow(a, -1, m). */
+function modularInverse(a: bigint, m: bigint): bigint {
+  let [r0, r1] = [a, m];
+  let [x0, x1] = [1n, 0n];
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1] = [r1, r0 - q * r1];
+    [x0, x1] = [x1, x0 - q * x1];
+  }
+  if (r0 !== 1n) throw pyError("ValueError", "base is not invertible for the given modulus");
+  return ((x0 % m) + m) % m;
+}
+
 function pow(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   const [base, exp, mod] = bind("pow", { names: ["base", "exp", "mod"], required: 2 }, args, kwargs);
   if (mod === undefined || mod === null) return binary("**", base!, exp!, ctx.budget);
-  if (!(isInt(base!) || typeof base === "boolean") || !(isInt(exp!) || typeof exp === "boolean") || !(isInt(mod) || typeof mod === "boolean")) {
-    throw pyError("TypeError", "pow() 3rd argument not allowed unless all arguments are integers");
+  const integral = (v: Value) => isInt(v) || typeof v === "boolean";
+  if (!integral(base!) || !integral(exp!) || !integral(mod)) {
+    if ([base!, exp!, mod].every((v) => integral(v) || v instanceof PyFloat)) throw pyError("TypeError", "pow() 3rd argument not allowed unless all arguments are integers");
+    throw pyError("TypeError", `unsupported operand type(s) for ** or pow(): '${typeName(base!)}', '${typeName(exp!)}', '${typeName(mod)}'`);
   }
   let b = toBigInt(base as number);
   let e = toBigInt(exp as number);
-  const m = toBigInt(mod as number);
+  let m = toBigInt(mod as number);
   if (m === 0n) throw pyError("ValueError", "pow() 3rd argument cannot be 0");
-  if (e < 0n) throw pyError("ValueError", "base is not invertible for the given modulus");
-  let result = 1n;
+  // As CPython: work modulo |m|, and give a result with the sign of m.
+  const negative = m < 0n;
+  if (negative) m = -m;
+  if (m === 1n) return 0;
   b = ((b % m) + m) % m;
+  if (e < 0n) {
+    b = modularInverse(b, m);
+    e = -e;
+  }
+  let result = 1n;
   while (e > 0n) {
     ctx.budget.step(1);
     if (e & 1n) result = (result * b) % m;
     b = (b * b) % m;
     e >>= 1n;
   }
-  if (m < 0n && result > 0n) result += m;
+  if (negative && result !== 0n) result -= m;
   return normInt(result);
 }
 
@@ -551,7 +585,9 @@ function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   noKwargs("reversed", kwargs);
   if (args.length !== 1) throw pyError("TypeError", `reversed expected 1 argument, got ${args.length}`);
   const v = args[0]!;
-  if (v instanceof PySet || v instanceof PyIterator) throw pyError("TypeError", `'${typeName(v)}' object is not reversible`);
+  // Only sequences (and dicts and their views) can be reversed.
+  const reversible = typeof v === "string" || v instanceof PyList || v instanceof PyTuple || v instanceof PyRange || v instanceof PyDict || v instanceof PyBytes || v instanceof PyDictView;
+  if (!reversible) throw pyError("TypeError", `'${typeName(v)}' object is not reversible`);
   const items = v instanceof PyDict ? [...v.keys()] : ctx.toList(v);
   let i = items.length;
   return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed");
@@ -562,7 +598,7 @@ function sorted(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
   const [key, reverse] = bind("sorted", { names: ["key", "reverse"], required: 0 }, [], kwargs);
   const items = ctx.toList(args[0]!);
   ctx.budget.alloc(8 * items.length);
-  return new PyList(sortValues(ctx, items, key ?? null, trueArg(reverse)));
+  return new PyList(sortValues(ctx, items, key ?? null, reverseArg(reverse)));
 }
 
 function anyAll(which: "any" | "all"): NativeFn {
@@ -598,9 +634,10 @@ function print(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
 function getattr(rt: AttributeAccess): NativeFn {
   return (_ctx, args, kwargs) => {
     noKwargs("getattr", kwargs);
-    if (args.length < 2 || args.length > 3) throw pyError("TypeError", `getattr expected 2 or 3 arguments, got ${args.length}`);
+    if (args.length < 2) throw pyError("TypeError", `getattr expected at least 2 arguments, got ${args.length}`);
+    if (args.length > 3) throw pyError("TypeError", `getattr expected at most 3 arguments, got ${args.length}`);
     const name = args[1];
-    if (typeof name !== "string") throw pyError("TypeError", "attribute name must be string");
+    if (typeof name !== "string") throw pyError("TypeError", `attribute name must be string, not '${typeName(name!)}'`);
     if (name.startsWith("__") && name.endsWith("__")) {
       if (args.length === 3) return args[2]!;
       throw pyError("AttributeError", `attribute '${name}' is not accessible in the sandbox`);
@@ -620,7 +657,8 @@ export interface AttributeAccess {
 
 function next(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("next", kwargs);
-  if (args.length < 1 || args.length > 2) throw pyError("TypeError", `next expected at least 1 argument, got ${args.length}`);
+  if (args.length < 1) throw pyError("TypeError", `next expected at least 1 argument, got ${args.length}`);
+  if (args.length > 2) throw pyError("TypeError", `next expected at most 2 arguments, got ${args.length}`);
   const it = args[0]!;
   if (!(it instanceof PyIterator)) throw pyError("TypeError", `'${typeName(it)}' object is not an iterator`);
   const v = it.next();
@@ -663,12 +701,19 @@ function callable(_ctx: NativeContext, args: Value[]): Value {
 
 function divmod(ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 2) throw pyError("TypeError", `divmod expected 2 arguments, got ${args.length}`);
+  const [a, b] = args as [Value, Value];
+  const numeric = (v: Value) => typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" || v instanceof PyFloat;
+  if (!numeric(a) || !numeric(b)) throw pyError("TypeError", `unsupported operand type(s) for divmod(): '${typeName(a)}' and '${typeName(b)}'`);
+  if ((a instanceof PyFloat || b instanceof PyFloat) && (b === 0 || b === 0n || b === false || (b instanceof PyFloat && b.v === 0))) {
+    throw pyError("ZeroDivisionError", "float divmod()");
+  }
   return new PyTuple([binary("//", args[0]!, args[1]!, ctx.budget), binary("%", args[0]!, args[1]!, ctx.budget)]);
 }
 
 function chr(_ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", `chr() takes exactly one argument (${args.length} given)`);
-  const n = intArg("chr", args[0]!);
+  const n = typeof args[0] === "bigint" ? Infinity : intArg("chr", args[0]!);
+  if (n > 2 ** 31 - 1 || n < -(2 ** 31)) throw pyError("OverflowError", "Python int too large to convert to C int");
   if (n < 0 || n > 0x10ffff) throw pyError("ValueError", "chr() arg not in range(0x110000)");
   return String.fromCodePoint(n);
 }

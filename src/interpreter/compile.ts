@@ -9,7 +9,7 @@ import type * as A from "../../grammar/ast.js";
 import { ELLIPSIS } from "../../grammar/ast.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { DONE, Pending, PyCoroutine, PyIterator } from "./objects.js";
-import { type BinaryOp, compare, contains, delItem, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { type BinaryOp, compare, contains, delItem, equals, getItem, inplaceError, iterate, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
@@ -129,6 +129,25 @@ export interface FunctionCode {
   body: Stmt;
   isAsync: boolean;
   isLambda: boolean;
+}
+
+/** Up to n items of an iterator: unpacking stops at the first surplus item, as CPython's does. */
+function takeAtMost(it: PyIterator, n: number): Value[] {
+  const out: Value[] = [];
+  while (out.length < n) {
+    const x = it.next();
+    if (x === DONE) break;
+    out.push(x);
+  }
+  return out;
+}
+
+/** How CPython names a callee in argument errors: `f()`, `len()`, `list.append()`. */
+function calleeLabel(target: Value, method: string | null): string {
+  if (method !== null) return `${typeName(target)}.${method}()`;
+  if (target instanceof PyFunction) return `${target.code.name}()`;
+  const name = (target as { name?: unknown }).name;
+  return typeof name === "string" ? `${name}()` : `${typeName(target)} object`;
 }
 
 export class PyFunction extends PyObject {
@@ -417,7 +436,11 @@ class Compiler {
         for (const [k, v] of b.entries()) a.set(k, v);
         return a;
       }
-      return rt.binary(op, a, b);
+      try {
+        return rt.binary(op, a, b);
+      } catch (e) {
+        throw inplaceError(e, op);
+      }
     };
     const target = s.target;
     if (target.kind === "Name") {
@@ -609,10 +632,14 @@ class Compiler {
       done();
       return r;
     };
+    // As CPython: a class, or one level of tuple whose items are all classes (checked before
+    // matching); `except ((A,),)` is a TypeError, not a deeper match.
     const matches = (error: PyException, t: Value): boolean => {
-      if (t instanceof PyExcType) return error.type.isSubclassOf(t);
-      if (t instanceof PyTuple) return t.items.some((x) => matches(error, x));
-      throw pyError("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+      const types = t instanceof PyTuple ? t.items : [t];
+      if (!types.every((x) => x instanceof PyExcType)) {
+        throw pyError("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+      }
+      return types.some((x) => error.type.isSubclassOf(x as PyExcType));
     };
 
     const attempt = (f: Frame): Completion | Pending => {
@@ -845,7 +872,12 @@ class Compiler {
       }
     };
     return (f, v) => {
-      const items = rt.toList(v);
+      let items: Value[];
+      try {
+        items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, elts.length + 1) : rt.toList(v);
+      } catch (e) {
+        throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
+      }
       let values: Value[];
       if (starAt < 0) {
         if (items.length !== elts.length) {
@@ -994,7 +1026,7 @@ class Compiler {
         return (f) => then(items(f), make);
       }
       case "Set": {
-        const items = this.elements(e.elts, scope);
+        const items = this.elements(e.elts, scope, false);
         const make = (xs: Value[]): Value => {
           const s = new PySet();
           for (const x of xs) {
@@ -1101,7 +1133,8 @@ class Compiler {
   }
 
   /** Elements of a display, with `*iterable` spliced in. */
-  private elements(elts: A.Expr[], scope: Scope): (f: Frame) => Value[] | Pending {
+  /** `reword`: CPython 3.11 re-words a bad `*x` in list and tuple displays, not in set ones. */
+  private elements(elts: A.Expr[], scope: Scope, reword = true): (f: Frame) => Value[] | Pending {
     const rt = this.rt;
     const hasStar = elts.some((e) => e.kind === "Starred");
     const exprs = elts.map((e) => this.expr(e.kind === "Starred" ? e.value : e, scope));
@@ -1111,8 +1144,14 @@ class Compiler {
       after2(evalAll(exprs, f) as Value[] | Pending as never, (values) => {
         const out: Value[] = [];
         (values as unknown as Value[]).forEach((v, i) => {
-          if (starred[i]) out.push(...rt.toList(v));
-          else out.push(v);
+          if (!starred[i]) out.push(v);
+          else {
+            try {
+              out.push(...rt.toList(v));
+            } catch (err) {
+              throw reword ? rewordNotIterable(err, v, (type) => `Value after * must be an iterable, not ${type}`) : err;
+            }
+          }
         });
         return out as unknown as Value;
       }) as Value[] | Pending;
@@ -1499,11 +1538,17 @@ class Compiler {
     const { line, col } = e;
 
     /** Builds positional args and kwargs from evaluated values. */
-    const assemble = (values: Value[]): [Value[], Map<string, Value> | null] => {
+    const assemble = (values: Value[], target: Value, method: string | null): [Value[], Map<string, Value> | null] => {
       const positional: Value[] = [];
       for (let i = 0; i < args.length; i++) {
-        if (starred[i]) positional.push(...rt.toList(values[i]!));
-        else positional.push(values[i]!);
+        if (!starred[i]) positional.push(values[i]!);
+        else {
+          try {
+            positional.push(...rt.toList(values[i]!));
+          } catch (err) {
+            throw rewordNotIterable(err, values[i]!, (type) => `${calleeLabel(target, method)} argument after * must be an iterable, not ${type}`);
+          }
+        }
       }
       if (kwExprs.length === 0) return [positional, null];
       const kwargs = new Map<string, Value>();
@@ -1511,14 +1556,14 @@ class Compiler {
         const v = values[args.length + j]!;
         const name = kwNames[j];
         if (name === null || name === undefined) {
-          if (!(v instanceof PyDict)) throw pyError("TypeError", `argument after ** must be a mapping, not ${typeName(v)}`);
+          if (!(v instanceof PyDict)) throw pyError("TypeError", `${calleeLabel(target, method)} argument after ** must be a mapping, not ${typeName(v)}`);
           for (const [k, x] of v.entries()) {
             if (typeof k !== "string") throw pyError("TypeError", "keywords must be strings");
-            if (kwargs.has(k)) throw pyError("TypeError", `got multiple values for keyword argument '${k}'`);
+            if (kwargs.has(k)) throw pyError("TypeError", `${calleeLabel(target, method)} got multiple values for keyword argument '${k}'`);
             kwargs.set(k, x);
           }
         } else {
-          if (kwargs.has(name)) throw pyError("TypeError", `got multiple values for keyword argument '${name}'`);
+          if (kwargs.has(name)) throw pyError("TypeError", `${calleeLabel(target, method)} got multiple values for keyword argument '${name}'`);
           kwargs.set(name, v);
         }
       }
@@ -1532,7 +1577,7 @@ class Compiler {
       f.line = line;
       f.col = col;
       if (plain) return method === null ? rt.callValue(target, vs, null, f) : rt.callMethod(target, method, vs, null, f);
-      const [positional, kwargs] = assemble(vs);
+      const [positional, kwargs] = assemble(vs, target, method);
       return method === null ? rt.callValue(target, positional, kwargs, f) : rt.callMethod(target, method, positional, kwargs, f);
     };
     /** Evaluates the arguments without allocating closures unless one of them suspends. */

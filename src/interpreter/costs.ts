@@ -142,6 +142,9 @@ export const METHOD_COSTS: Record<string, Cost> = {
   // tuple
   "tuple.index": perItem((n) => `x = tuple(range(${n}))`, "x.index(len(x) - 1)"),
   "tuple.count": perItem((n) => `x = tuple(range(${n}))`, "x.count(1)"),
+  // range
+  "range.index": { model: "constant for an int; one step per item for other values" },
+  "range.count": { model: "constant for an int; one step per item for other values" },
   // dict
   "dict.get": constant,
   "dict.setdefault": constant,

@@ -68,6 +68,10 @@ export const EXC = {
   // Never raised (running out of memory is a ResourceLimitError), but scripts may name it.
   MemoryError: new PyExcType("MemoryError", Exception),
   JSONDecodeError: new PyExcType("JSONDecodeError", ValueError),
+  // Never raised by the sandbox; scripts may raise them, and `except Exception` lets them pass.
+  KeyboardInterrupt: new PyExcType("KeyboardInterrupt", BaseException),
+  SystemExit: new PyExcType("SystemExit", BaseException),
+  GeneratorExit: new PyExcType("GeneratorExit", BaseException),
 } as const;
 
 export type ExcName = keyof typeof EXC;

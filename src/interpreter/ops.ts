@@ -1,11 +1,12 @@
 // Python's operators on sandbox values: arithmetic with exact ints, comparisons, containment,
 // indexing and slicing, iteration. Errors carry CPython's messages.
 import type { Budget } from "./budget.js";
-import { pyError, PyException } from "./errors.js";
+import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
 import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
 import {
+  EMPTY_TUPLE,
   hashKey,
   normInt,
   PyObject,
@@ -77,14 +78,19 @@ function intMul(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   return normInt(x * y);
 }
 
+/** The exact bit length of x (0 for 0). */
 function bitLength(x: bigint): number {
-  return (x < 0n ? -x : x).toString(16).length * 4;
+  if (x < 0n) x = -x;
+  if (x === 0n) return 0;
+  const hex = x.toString(16);
+  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0]!, 16)));
 }
 
 function floorDivInt(a: IntLike, b: IntLike): number | bigint {
   if (typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL) {
     if (b === 0) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
-    return Math.floor(a / b);
+    // + 0 turns JS's -0 (from 0 / -1) into the int 0.
+    return Math.floor(a / b) + 0;
   }
   const x = toBigInt(a);
   const y = toBigInt(b);
@@ -96,13 +102,13 @@ function floorDivInt(a: IntLike, b: IntLike): number | bigint {
 
 function modInt(a: IntLike, b: IntLike): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
-    if (b === 0) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+    if (b === 0) throw pyError("ZeroDivisionError", "integer modulo by zero");
     const r = a % b;
     return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
   }
   const x = toBigInt(a);
   const y = toBigInt(b);
-  if (y === 0n) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+  if (y === 0n) throw pyError("ZeroDivisionError", "integer modulo by zero");
   const r = x % y;
   return normInt(r !== 0n && r < 0n !== y < 0n ? r + y : r);
 }
@@ -125,7 +131,8 @@ function floatFloorDiv(a: number, b: number): number {
       div -= 1;
     }
   }
-  if (div === 0) return (a / b) < 0 ? -0 : 0;
+  // A zero quotient takes the sign of a / b, as CPython's copysign(0.0, a / b) gives it.
+  if (div === 0) return a / b < 0 || Object.is(a / b, -0) ? -0 : 0;
   let floor = Math.floor(div);
   if (div - floor > 0.5) floor += 1;
   return floor;
@@ -137,7 +144,7 @@ function intPow(a: IntLike, b: IntLike, budget: Budget): Value {
   if (exp < 0n) {
     const fb = Number(base);
     if (fb === 0) throw pyError("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-    return new PyFloat(Math.pow(fb, Number(exp)));
+    return floatPow(fb, Number(exp));
   }
   if (base === 0n || base === 1n) return exp === 0n ? 1 : Number(base);
   if (base === -1n) return exp % 2n === 0n ? 1 : -1;
@@ -157,9 +164,81 @@ function floatPow(a: number, b: number): PyFloat {
   if (a < 0 && !Number.isInteger(b) && Number.isFinite(b)) {
     throw pyError("ValueError", "complex results are not supported in the sandbox");
   }
-  const r = Math.pow(a, b);
-  if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw pyError("OverflowError", "(34, 'Numerical result out of range')");
+  const r = Number.isInteger(b) && Math.abs(b) <= 1100 && Number.isFinite(a) && a !== 0 ? exactPow(a, b) : Math.pow(a, b);
+  if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) {
+    // CPython's is an errno pair: OverflowError(34, 'Numerical result out of range').
+    throw new PyException(EXC.OverflowError, [34, "Numerical result out of range"]);
+  }
   return new PyFloat(r);
+}
+
+/**
+ * a ** n for an integer n, correctly rounded (as the C library's pow is, in practice). V8's
+ * Math.pow is not: `10 ** 23` and `7 ** -2` come out one unit off.
+ */
+function exactPow(a: number, n: number): number {
+  // One IEEE operation is correctly rounded already.
+  if (n === 0) return 1;
+  if (n === 1) return a;
+  if (n === 2) return a * a;
+  if (n === -1) return 1 / a;
+  // Small integer powers of integers are exact in doubles.
+  if (Number.isInteger(a) && n > 0 && Math.abs(a) ** n < 2 ** 53) {
+    let r = 1;
+    for (let i = 0; i < n; i++) r *= a;
+    return r;
+  }
+  // |a| = m * 2^exp exactly, so |a|^n = m^n * 2^(exp * n).
+  const [m, exp] = decompose(Math.abs(a));
+  const power = BigInt(m) ** BigInt(Math.abs(n));
+  const shift = exp * n;
+  const r =
+    n > 0
+      ? shift >= 0 ? ratioToFloat(power << BigInt(shift), 1n) : ratioToFloat(power, 1n << BigInt(-shift))
+      : shift >= 0 ? ratioToFloat(1n << BigInt(shift), power) : ratioToFloat(1n, power << BigInt(-shift));
+  return a < 0 && n % 2 !== 0 ? -r : r;
+}
+
+const F64 = new Float64Array(1);
+const U32 = new Uint32Array(F64.buffer);
+
+/** A finite x > 0 as an integer significand and a power of two: x = m * 2^exp. */
+function decompose(x: number): [number, number] {
+  F64[0] = x;
+  const hi = U32[1]!;
+  const biased = (hi >>> 20) & 0x7ff;
+  const fraction = (hi & 0xfffff) * 2 ** 32 + U32[0]!;
+  return biased === 0 ? [fraction, -1074] : [fraction + 2 ** 52, biased - 1075];
+}
+
+/** The bit length of a positive bigint, maybe one too many or too few (cheap for huge ones). */
+function roughBitLength(x: bigint): number {
+  const f = Number(x);
+  return Number.isFinite(f) ? Math.floor(Math.log2(f)) + 1 : bitLength(x);
+}
+
+/**
+ * The float nearest to n / d (d > 0; ties to even), Infinity when it overflows: the rounding
+ * CPython gives int / int, computed from 55 quotient bits and a sticky bit.
+ */
+export function ratioToFloat(n: bigint, d: bigint): number {
+  if (n === 0n) return 0;
+  const negative = n < 0n;
+  const a = negative ? -n : n;
+  // a / d lies within [2^(e-3), 2^(e+3)): scale it to at least 55 bits, or to units of 2^-1076.
+  const e = roughBitLength(a) - roughBitLength(d);
+  const k = Math.min(58 - e, 1076);
+  const num = k >= 0 ? a << BigInt(k) : a;
+  const den = k >= 0 ? d : d << BigInt(-k);
+  let q = num / den;
+  if (num % den !== 0n) q |= 1n;
+  const drop = Math.max(bitLength(q) - 53, 2);
+  let m = q >> BigInt(drop);
+  const rest = q & ((1n << BigInt(drop)) - 1n);
+  const half = 1n << BigInt(drop - 1);
+  if (rest > half || (rest === half && (m & 1n) === 1n)) m += 1n;
+  const r = Number(m) * 2 ** (drop - k);
+  return negative ? -r : r;
 }
 
 function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | bigint {
@@ -178,7 +257,21 @@ function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | 
 export type BinaryOp = "+" | "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@";
 
 function unsupported(op: string, a: Value, b: Value): PyException {
-  return pyError("TypeError", `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+  const shown = op === "**" ? "** or pow()" : op;
+  return pyError("TypeError", `unsupported operand type(s) for ${shown}: '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+/**
+ * The error of a failed augmented assignment `a op= b`: CPython names the in-place operator
+ * (`unsupported operand type(s) for +=: 'int' and 'str'`). Other errors pass unchanged.
+ */
+export function inplaceError(e: unknown, op: BinaryOp): unknown {
+  if (!(e instanceof PyException) || e.args.length !== 1 || typeof e.args[0] !== "string") return e;
+  const prefix = `unsupported operand type(s) for ${op === "**" ? "** or pow()" : op}:`;
+  if (!e.args[0].startsWith(prefix)) return e;
+  const renamed = new PyException(e.type, [`unsupported operand type(s) for ${op}=:${e.args[0].slice(prefix.length)}`]);
+  renamed.traceback = e.traceback;
+  return renamed;
 }
 
 /** Python's `a op b`. `budget` pays for sizes of new strings, lists and big ints. */
@@ -259,13 +352,10 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
   return sequenceBinary(op, a, b, budget, format);
 }
 
-/** Exact true division of big ints (CPython rounds correctly; so do we, to within double precision). */
+/** True division of ints, correctly rounded as CPython's is. */
 function bigTrueDiv(x: bigint, y: bigint): number {
-  const q = Number(x) / Number(y);
-  if (Number.isFinite(q)) return q;
-  // Scale down both to keep the quotient finite where it is representable.
-  const shiftBits = BigInt(Math.max(bitLength(x), bitLength(y)) - 1000);
-  const r = Number(x >> shiftBits) / Number(y >> shiftBits);
+  if (x === 0n) return y < 0n ? -0 : 0;
+  const r = y < 0n ? ratioToFloat(-x, -y) : ratioToFloat(x, y);
   if (!Number.isFinite(r)) throw pyError("OverflowError", "integer division result too large for a float");
   return r;
 }
@@ -273,7 +363,10 @@ function bigTrueDiv(x: bigint, y: bigint): number {
 function repeatCount(v: Value): number | null {
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "bigint") return v > 0n ? Number.MAX_SAFE_INTEGER : 0;
+  if (typeof v === "bigint") {
+    if (v >= 2n ** 63n || v < -(2n ** 63n)) throw pyError("OverflowError", "cannot fit 'int' into an index-sized integer");
+    return v > 0n ? Number.MAX_SAFE_INTEGER : 0;
+  }
   return null;
 }
 
@@ -323,12 +416,12 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     }
     if (op === "*") {
       const n = repeatCount(b);
-      if (n !== null) return new PyTuple(repeatItems(a.items, n, budget));
+      if (n !== null) return tupleOf(repeatItems(a.items, n, budget));
     }
   }
   if (b instanceof PyTuple && op === "*") {
     const n = repeatCount(a);
-    if (n !== null) return new PyTuple(repeatItems(b.items, n, budget));
+    if (n !== null) return tupleOf(repeatItems(b.items, n, budget));
   }
   if (a instanceof PyDict && b instanceof PyDict && op === "|") {
     const out = new PyDict();
@@ -342,9 +435,10 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     const result = setOperation(op, a, b, budget);
     if (result) return result;
   }
-  if (a instanceof PyBytes && op === "*") {
+  if ((a instanceof PyBytes || b instanceof PyBytes) && op === "*") {
+    if (b instanceof PyBytes) [a, b] = [b, a];
     const n = repeatCount(b);
-    if (n !== null) {
+    if (n !== null && a instanceof PyBytes) {
       const size = a.bytes.length * Math.max(0, n);
       budget.checkSize(size);
       budget.step(1 + (size >> 6));
@@ -360,12 +454,10 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     out.set(b.bytes, a.bytes.length);
     return new PyBytes(out);
   }
-  if (op === "*" && isSequence(a) !== isSequence(b)) {
+  if (op === "*" && (isSequence(a) || isSequence(b))) {
+    // CPython asks the left operand first: [1] * [2] names the right one.
     const other = isSequence(a) ? b : a;
     throw pyError("TypeError", `can't multiply sequence by non-int of type '${typeName(other)}'`);
-  }
-  if (op === "*" && typeof a === "string" && typeof b === "string") {
-    throw pyError("TypeError", "can't multiply sequence by non-int of type 'str'");
   }
   throw unsupported(op, a, b);
 }
@@ -439,11 +531,16 @@ export function equals(a: Value, b: Value): boolean {
   if (a instanceof PyTuple && b instanceof PyTuple) return sequenceEquals(a.items, b.items);
   if (a instanceof PyDict && b instanceof PyDict) {
     if (a.size !== b.size) return false;
-    for (const [k, v] of a.map) {
-      const other = b.map.get(k);
-      if (other === undefined || !equals(v, other)) return false;
+    enterEquality();
+    try {
+      for (const [k, v] of a.map) {
+        const other = b.map.get(k);
+        if (other === undefined || (other !== v && !equals(v, other))) return false;
+      }
+      return true;
+    } finally {
+      equalityDepth--;
     }
-    return true;
   }
   if (a instanceof PySet && b instanceof PySet) {
     if (a.size !== b.size) return false;
@@ -457,13 +554,34 @@ export function equals(a: Value, b: Value): boolean {
     const n = a.length;
     return n === b.length && (n === 0 || (a.start === b.start && (n === 1 || a.step === b.step)));
   }
+  if (a instanceof SliceValue && b instanceof SliceValue) return sequenceEquals([a.start, a.stop, a.step], [b.start, b.stop, b.step]);
   return false;
+}
+
+/** CPython has one empty tuple: `(1, 2) * 0 is ()`. */
+function tupleOf(items: Value[]): PyTuple {
+  return items.length ? new PyTuple(items) : EMPTY_TUPLE;
+}
+
+/** How deep equality may recurse into nested containers before it is a RecursionError. */
+const MAX_EQUALITY_DEPTH = 1000;
+let equalityDepth = 0;
+
+/** Self-referential containers (`a = []; a.append(a)`) end in CPython's RecursionError. */
+function enterEquality(): void {
+  if (equalityDepth >= MAX_EQUALITY_DEPTH) throw pyError("RecursionError", "maximum recursion depth exceeded in comparison");
+  equalityDepth++;
 }
 
 function sequenceEquals(a: readonly Value[], b: readonly Value[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !equals(a[i]!, b[i]!)) return false;
-  return true;
+  enterEquality();
+  try {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !equals(a[i]!, b[i]!)) return false;
+    return true;
+  } finally {
+    equalityDepth--;
+  }
 }
 
 function isNumeric(v: Value): v is number | bigint | boolean | PyFloat {
@@ -505,6 +623,7 @@ export function compare(op: CompareOp, a: Value, b: Value, budget: Budget): bool
     c = a < b ? -1 : a > b ? 1 : 0;
     if (c !== 0 && (hasSurrogates(a) || hasSurrogates(b))) c = compareCodePoints(a, b);
   } else if (isNumeric(a) && isNumeric(b)) c = compareNumbers(a, b);
+  else if (a instanceof PyBytes && b instanceof PyBytes) c = Buffer.compare(a.bytes, b.bytes);
   else if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
     return compareSequences(op, a.items, b.items, budget);
   } else if (a instanceof PySet && b instanceof PySet) {
@@ -669,7 +788,13 @@ export function length(v: Value): number {
 function indexOf(v: Value, typeLabel: string): number {
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "bigint") throw pyError("IndexError", `cannot fit 'int' into an index-sized integer`);
+  if (typeof v === "bigint") {
+    // Beyond a C ssize_t CPython cannot even try; below it, the index is simply out of range.
+    if (v >= 2n ** 63n || v < -(2n ** 63n)) throw pyError("IndexError", `cannot fit 'int' into an index-sized integer`);
+    return Number(v);
+  }
+  // CPython 3.11 words the str case differently from the list and tuple ones.
+  if (typeLabel === "string") throw pyError("TypeError", `string indices must be integers, not '${typeName(v)}'`);
   throw pyError("TypeError", `${typeLabel} indices must be integers or slices, not ${typeName(v)}`);
 }
 
@@ -717,7 +842,8 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
     const items = container.items;
     if (key instanceof SliceValue) {
       const out = sliceItems(items, key, budget);
-      return container instanceof PyList ? new PyList(out) : new PyTuple(out);
+      // CPython has one empty tuple: `(1,)[1:] is ()`.
+      return container instanceof PyList ? new PyList(out) : out.length ? new PyTuple(out) : EMPTY_TUPLE;
     }
     let i = indexOf(key, container instanceof PyList ? "list" : "tuple");
     if (i < 0) i += items.length;
@@ -887,6 +1013,18 @@ export function iterate(v: Value): () => Value | typeof DONE {
     return () => (i < b.length ? b[i++]! : DONE);
   }
   throw pyError("TypeError", `'${typeName(v)}' object is not iterable`);
+}
+
+/**
+ * Re-words the TypeError of iterating a non-iterable `v` for where it happened: CPython says
+ * `cannot unpack non-iterable int object` for `a, b = 5`, `Value after * must be an iterable,
+ * not int` for `[*5]`. Other errors pass unchanged.
+ */
+export function rewordNotIterable(e: unknown, v: Value, message: (type: string) => string): unknown {
+  if (e instanceof PyException && e.type === EXC.TypeError && e.args[0] === `'${typeName(v)}' object is not iterable`) {
+    return pyError("TypeError", message(typeName(v)));
+  }
+  return e;
 }
 
 /** All items of an iterable, one step each. */

@@ -479,17 +479,11 @@ function bindArguments(fn: PyFunction, frame: Frame, args: Value[], kwargs: Kwar
   const given: (Value | undefined)[] = new Array(params.length);
   const count = Math.min(args.length, nPositional);
   for (let i = 0; i < count; i++) given[i] = args[i];
-  if (args.length > nPositional) {
-    if (!code.vararg) {
-      const takes = fn.defaults.length
-        ? `from ${nPositional - fn.defaults.length} to ${nPositional} positional arguments`
-        : `${nPositional} positional argument${nPositional === 1 ? "" : "s"}`;
-      throw pyError("TypeError", `${name}() takes ${takes} but ${args.length} ${args.length === 1 ? "was" : "were"} given`);
-    }
-  }
   if (code.vararg) set(code.vararg, new PyTuple(args.slice(nPositional)));
   let extra: PyDict | null = null;
   if (code.kwarg) extra = new PyDict();
+  // Keywords before the positional count, as CPython checks them: an unknown keyword is the
+  // error even when there are also too many positional arguments.
   if (kwargs) {
     for (const [key, value] of kwargs) {
       const index = params.findIndex((p) => p.name === key);
@@ -498,11 +492,23 @@ function bindArguments(fn: PyFunction, frame: Frame, args: Value[], kwargs: Kwar
           extra.set(key, value);
           continue;
         }
+        const posonly = [...kwargs.keys()].filter((k) => params.slice(0, code.posonly).some((p) => p.name === k));
+        if (posonly.length) throw pyError("TypeError", `${name}() got some positional-only arguments passed as keyword arguments: '${posonly.join(", ")}'`);
         throw pyError("TypeError", `${name}() got an unexpected keyword argument '${key}'`);
       }
       if (given[index] !== undefined) throw pyError("TypeError", `${name}() got multiple values for argument '${key}'`);
       given[index] = value;
     }
+  }
+  if (args.length > nPositional && !code.vararg) {
+    const takes = fn.defaults.length
+      ? `from ${nPositional - fn.defaults.length} to ${nPositional} positional arguments`
+      : `${nPositional} positional argument${nPositional === 1 ? "" : "s"}`;
+    let kwonlyGiven = 0;
+    for (let i = nPositional; i < params.length; i++) if (given[i] !== undefined) kwonlyGiven++;
+    const n = args.length;
+    const kwonly = kwonlyGiven ? ` positional argument${n === 1 ? "" : "s"} (and ${kwonlyGiven} keyword-only argument${kwonlyGiven === 1 ? "" : "s"})` : "";
+    throw pyError("TypeError", `${name}() takes ${takes} but ${n}${kwonly} ${n === 1 && !kwonlyGiven ? "was" : "were"} given`);
   }
   if (code.kwarg) set(code.kwarg, extra!);
   const firstDefault = nPositional - fn.defaults.length;

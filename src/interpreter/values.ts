@@ -92,12 +92,14 @@ export function hashKey(v: Value): HashKey {
   if (v instanceof PyTuple) return "\u0000(" + v.items.map(keyText).join(",") + ")";
   if (v instanceof PySet && v.frozen) return "\u0000{" + [...v.map.keys()].map(keyTextOfKey).sort().join(",") + "}";
   if (v instanceof PyBytes) return "\u0000b" + Buffer.from(v.bytes).toString("latin1");
+  // Equal ranges are the same sequence: range(0) == range(2, 2), range(1, 2) == range(1, 3, 5).
+  if (v instanceof PyRange) return "\u0000r" + (v.length === 0 ? "" : v.length === 1 ? `${v.start}` : `${v.start},${v.step},${v.length}`);
   if (v instanceof PyObject && hashableObjects.has(v.typeName)) return objectKey(v);
   throw new UnhashableError(typeName(v));
 }
 
 /** Functions, types, modules and other objects hash by identity. */
-const hashableObjects = new Set(["function", "builtin_function_or_method", "type", "module", "method", "NoneType"]);
+const hashableObjects = new Set(["function", "builtin_function_or_method", "type", "module", "method", "NoneType", "ellipsis"]);
 const identities = new WeakMap<object, number>();
 let nextIdentity = 1;
 function objectKey(o: object): string {

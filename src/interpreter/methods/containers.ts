@@ -3,35 +3,178 @@
 import { pyError, PyException, EXC } from "../errors.js";
 import { bind, intArg, type NativeContext, type NativeMethod, noKwargs } from "../native.js";
 import { PyDictView } from "../objects.js";
-import { cmp, equals, hashOf, storedSize } from "../ops.js";
+import { compare, equals, hashOf, storedSize } from "../ops.js";
 import { repr } from "../repr.js";
 import { sliceIndices } from "../strings.js";
-import { PyDict, PyList, PySet, PyTuple, type Value } from "../values.js";
+import { PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
 
 // ------------------------------------------------------------------ sorting
 
-/** Python's sorted()/list.sort(): stable, with key and reverse, comparing with Python's rules. */
+/**
+ * Python's sorted()/list.sort(): stable, with key and reverse, comparing with Python's rules.
+ *
+ * The algorithm follows CPython's listsort: natural runs (descending ones reversed), extended to
+ * a minimum run length by binary insertion, then merged. It asks only `x < y`, in the same order
+ * as CPython for lists shorter than 64 (one run), so a mixed-type list fails with CPython's
+ * TypeError (`'<' not supported between instances of 'str' and 'int'`) naming the same pair.
+ * Longer lists merge without CPython's galloping: same result, other comparisons.
+ */
 export function sortValues(ctx: NativeContext, items: Value[], key: Value, reverse: boolean): Value[] {
   const n = items.length;
   ctx.budget.step(n > 1 ? Math.ceil(n * Math.log2(n)) : 1);
   const keys = key === null ? items : items.map((item) => ctx.call(key, [item]));
   const order = items.map((_, i) => i);
-  // Reverse keeps stability as Python's does: equal items stay in their original order.
-  order.sort((a, b) => {
-    const c = cmp(keys[a]!, keys[b]!, ctx.budget);
-    return reverse ? -c : c;
-  });
+  // CPython sorts a reversed list and reverses the result: equal items keep their order.
+  if (reverse) order.reverse();
+  const lt = (a: number, b: number): boolean => {
+    const x = keys[a]!;
+    const y = keys[b]!;
+    return typeof x === "number" && typeof y === "number" ? x < y : compare("<", x, y, ctx.budget);
+  };
+  timsort(order, lt);
+  if (reverse) order.reverse();
   return order.map((i) => items[i]!);
 }
 
+/** The `reverse=` of sort and sorted: an int or a bool, as CPython requires. */
+export function reverseArg(v: Value | undefined): boolean {
+  if (v === undefined) return false;
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number" || typeof v === "bigint") return v !== 0 && v !== 0n;
+  throw pyError("TypeError", `'${typeName(v)}' object cannot be interpreted as an integer`);
+}
+
+/** CPython's minimum run length for n items (between 32 and 64 when n >= 64). */
+function minRun(n: number): number {
+  let r = 0;
+  while (n >= 64) {
+    r |= n & 1;
+    n >>= 1;
+  }
+  return n + r;
+}
+
+function timsort(a: number[], lt: (x: number, y: number) => boolean): void {
+  const n = a.length;
+  if (n < 2) return;
+  const min = minRun(n);
+  const runs: Array<[number, number]> = [];
+  for (let lo = 0; lo < n; ) {
+    // count_run: the longest ascending (non-decreasing) or strictly descending run at lo.
+    let hi = lo + 1;
+    if (hi < n) {
+      if (lt(a[hi]!, a[hi - 1]!)) {
+        for (hi++; hi < n && lt(a[hi]!, a[hi - 1]!); hi++);
+        reverseRange(a, lo, hi);
+      } else {
+        for (hi++; hi < n && !lt(a[hi]!, a[hi - 1]!); hi++);
+      }
+    }
+    if (hi - lo < min) {
+      const end = Math.min(lo + min, n);
+      binaryInsertion(a, lo, end, hi, lt);
+      hi = end;
+    }
+    runs.push([lo, hi]);
+    lo = hi;
+  }
+  while (runs.length > 1) {
+    const merged: Array<[number, number]> = [];
+    for (let i = 0; i + 1 < runs.length; i += 2) {
+      merge(a, runs[i]![0], runs[i]![1], runs[i + 1]![1], lt);
+      merged.push([runs[i]![0], runs[i + 1]![1]]);
+    }
+    if (runs.length % 2) merged.push(runs[runs.length - 1]!);
+    runs.splice(0, runs.length, ...merged);
+  }
+}
+
+function reverseRange(a: number[], lo: number, hi: number): void {
+  for (let i = lo, j = hi - 1; i < j; i++, j--) [a[i], a[j]] = [a[j]!, a[i]!];
+}
+
+/** Sorts a[lo:hi], whose prefix a[lo:start] is already sorted, as CPython's binarysort does. */
+function binaryInsertion(a: number[], lo: number, hi: number, start: number, lt: (x: number, y: number) => boolean): void {
+  for (let i = start; i < hi; i++) {
+    const pivot = a[i]!;
+    let l = lo;
+    let r = i;
+    while (l < r) {
+      const p = l + ((r - l) >> 1);
+      if (lt(pivot, a[p]!)) r = p;
+      else l = p + 1;
+    }
+    for (let j = i; j > l; j--) a[j] = a[j - 1]!;
+    a[l] = pivot;
+  }
+}
+
+/** Stable merge of the sorted runs a[lo:mid] and a[mid:hi]. */
+function merge(a: number[], lo: number, mid: number, hi: number, lt: (x: number, y: number) => boolean): void {
+  const left = a.slice(lo, mid);
+  let i = 0;
+  let j = mid;
+  let k = lo;
+  while (i < left.length && j < hi) a[k++] = lt(a[j]!, left[i]!) ? a[j++]! : left[i++]!;
+  while (i < left.length) a[k++] = left[i++]!;
+}
+
+/** CPython's wording for a method given too few or too many positional arguments. */
+function arity(name: string, args: Value[], min: number, max: number): void {
+  const n = args.length;
+  if (n < min) throw pyError("TypeError", `${name} expected at least ${min} argument${min === 1 ? "" : "s"}, got ${n}`);
+  if (n > max) throw pyError("TypeError", `${name} expected at most ${max} argument${max === 1 ? "" : "s"}, got ${n}`);
+}
+
+// ------------------------------------------------------------------ range
+
+export const RANGE_METHODS: Record<string, NativeMethod<PyRange>> = {
+  index(ctx, self, args, kwargs) {
+    noKwargs("range.index", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `range.index() takes exactly one argument (${args.length} given)`);
+    const v = args[0]!;
+    if (typeof v === "number" || typeof v === "boolean") {
+      const n = Number(v);
+      const offset = n - self.start;
+      const i = offset / self.step;
+      if (Number.isInteger(i) && i >= 0 && i < self.length) return i;
+    } else {
+      for (let i = 0; i < self.length; i++) {
+        ctx.budget.step(1);
+        if (equals(self.at(i), v)) return i;
+      }
+    }
+    throw pyError("ValueError", `${repr(v)} is not in range`);
+  },
+  count(ctx, self, args, kwargs) {
+    noKwargs("range.count", kwargs);
+    if (args.length !== 1) throw pyError("TypeError", `range.count() takes exactly one argument (${args.length} given)`);
+    try {
+      RANGE_METHODS.index!(ctx, self, args, null);
+      return 1;
+    } catch (e) {
+      if (e instanceof PyException && e.type === EXC.ValueError) return 0;
+      throw e;
+    }
+  },
+};
+
 // ------------------------------------------------------------------ list
 
+/** A start or stop of index(): any int, clamped as CPython clamps slice indices. */
+function clampedIndex(v: Value): number {
+  if (typeof v === "bigint") return v < 0n ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
+  if (typeof v === "number" || typeof v === "boolean") return Number(v);
+  throw pyError("TypeError", "slice indices must be integers or have an __index__ method");
+}
+
 function listIndex(ctx: NativeContext, items: readonly Value[], args: Value[], label: string): number {
+  arity("index", args, 1, 3);
   const [value, start, stop] = bind(label, { names: ["value", "start", "stop"], required: 1, positionalOnly: 3 }, args, null);
   const { start: from, stop: to } = sliceIndices(
     items.length,
-    start === undefined ? null : intArg(label, start),
-    stop === undefined ? null : intArg(label, stop),
+    start === undefined ? null : clampedIndex(start),
+    stop === undefined ? null : clampedIndex(stop),
     1,
   );
   for (let i = from; i < to; i++) {
@@ -116,7 +259,20 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
   sort(ctx, self, args, kwargs) {
     if (args.length) throw pyError("TypeError", "sort() takes no positional arguments");
     const [key, reverse] = bind("sort", { names: ["key", "reverse"], required: 0 }, [], kwargs);
-    self.items = sortValues(ctx, self.items, key ?? null, reverse !== undefined && reverse !== null && reverse !== false && reverse !== 0);
+    // As in CPython, the list is empty while it sorts: a key function that looks sees [], and
+    // one that adds items makes the sort fail (the sorted items are kept).
+    const items = self.items;
+    const detached: Value[] = [];
+    self.items = detached;
+    const descending = reverseArg(reverse);
+    let sorted: Value[] = items;
+    try {
+      sorted = sortValues(ctx, items, key ?? null, descending);
+    } finally {
+      const modified = self.items !== detached || detached.length > 0;
+      self.items = sorted;
+      if (modified) throw pyError("ValueError", "list modified during sort");
+    }
     return null;
   },
   reverse(ctx, self, args, kwargs) {
@@ -181,13 +337,13 @@ function missingKey(key: Value): PyException {
 export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
   get(_ctx, self, args, kwargs) {
     noKwargs("dict.get", kwargs);
-    if (args.length < 1 || args.length > 2) throw pyError("TypeError", `get expected at least 1 argument, got ${args.length}`);
+    arity("get", args, 1, 2);
     const v = self.map.get(hashOf(args[0]!));
     return v === undefined ? (args[1] ?? null) : v;
   },
   setdefault(ctx, self, args, kwargs) {
     noKwargs("dict.setdefault", kwargs);
-    if (args.length < 1 || args.length > 2) throw pyError("TypeError", `setdefault expected at least 1 argument, got ${args.length}`);
+    arity("setdefault", args, 1, 2);
     const k = hashOf(args[0]!);
     const v = self.map.get(k);
     if (v !== undefined) return v;
@@ -198,7 +354,7 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
   },
   pop(_ctx, self, args, kwargs) {
     noKwargs("dict.pop", kwargs);
-    if (args.length < 1 || args.length > 2) throw pyError("TypeError", `pop expected at least 1 argument, got ${args.length}`);
+    arity("pop", args, 1, 2);
     const v = self.map.get(hashOf(args[0]!));
     if (v === undefined) {
       if (args.length === 2) return args[1]!;
@@ -261,7 +417,7 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
 
 /** dict.fromkeys(iterable, value=None). */
 export function dictFromKeys(ctx: NativeContext, args: Value[]): PyDict {
-  if (args.length < 1 || args.length > 2) throw pyError("TypeError", `fromkeys expected at least 1 argument, got ${args.length}`);
+  arity("fromkeys", args, 1, 2);
   const out = new PyDict();
   const keys = ctx.toList(args[0]!);
   ctx.budget.alloc(32 * keys.length);

@@ -3,8 +3,8 @@ import { pyError } from "../errors.js";
 import { strFormat } from "../format.js";
 import type { NativeMethod } from "../native.js";
 import { PyDictView } from "../objects.js";
-import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, type Value } from "../values.js";
-import { DICT_METHODS, FROZENSET_METHODS, LIST_METHODS, SET_METHODS, TUPLE_METHODS } from "./containers.js";
+import { PyBytes, PyDict, PyFloat, PyList, PyRange, PySet, PyTuple, type Value } from "../values.js";
+import { DICT_METHODS, FROZENSET_METHODS, LIST_METHODS, RANGE_METHODS, SET_METHODS, TUPLE_METHODS } from "./containers.js";
 import { BYTES_METHODS, FLOAT_METHODS, INT_METHODS } from "./numbers.js";
 import { STR_METHODS } from "./str.js";
 
@@ -32,6 +32,7 @@ export const METHOD_TABLES = {
   int: INT_METHODS,
   float: FLOAT_METHODS,
   bytes: BYTES_METHODS,
+  range: RANGE_METHODS,
 } as const;
 
 const has = Object.prototype.hasOwnProperty;
@@ -47,6 +48,7 @@ export function lookupMethod(obj: Value, name: string): NativeMethod<any> | unde
   else if (typeof obj === "number" || typeof obj === "bigint" || typeof obj === "boolean") table = INT_METHODS;
   else if (obj instanceof PyFloat) table = FLOAT_METHODS;
   else if (obj instanceof PyBytes) table = BYTES_METHODS;
+  else if (obj instanceof PyRange) table = RANGE_METHODS;
   else if (obj instanceof PyDictView) return undefined;
   if (!table || !has.call(table, name)) return undefined;
   return table[name];

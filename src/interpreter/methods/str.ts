@@ -11,7 +11,7 @@
 // Work is charged before it is done: one step per UNITS_PER_STEP UTF-16 units scanned or built,
 // and a result that can outgrow its input (padding, replace, join, expandtabs, translate, encode)
 // is measured against the memory budget before it exists.
-import { pyError } from "../errors.js";
+import { EXC, pyError, PyException } from "../errors.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, type NativeMethod, type Signature } from "../native.js";
 import {
   cpChars,
@@ -659,7 +659,14 @@ const expandtabs: Method = (ctx, self, args, kwargs) => {
 
 const join: Method = (ctx, self, args, kwargs) => {
   positional("join", args, kwargs, 1, 1);
-  const items = ctx.toList(args[0]!);
+  let items: Value[];
+  try {
+    items = ctx.toList(args[0]!);
+  } catch (e) {
+    // CPython: "can only join an iterable" when the argument cannot be iterated at all.
+    if (e instanceof PyException && e.type === EXC.TypeError && /object is not iterable$/.test(String(e.args[0]))) throw pyError("TypeError", "can only join an iterable");
+    throw e;
+  }
   let units = self.length * Math.max(items.length - 1, 0);
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
