@@ -107,7 +107,7 @@ RESULT = [[repr(x) for x in run(value(a), value(b))] for a, b in PAIRS]
 
   it("still raise ZeroDivisionError and UnboundLocalError as the general path does", async () => {
     const zero = await execute("def f(a, b):\n    return a % b\nRESULT = f(1, 0)");
-    expect(zero.error?.message).toBe("integer division or modulo by zero");
+    expect(zero.error?.message).toBe("integer modulo by zero");
     const unbound = await execute("def f():\n    if False:\n        x = 1\n    return x + 1\nRESULT = f()");
     expect(unbound.error?.type).toBe("UnboundLocalError");
   });
