@@ -8,6 +8,8 @@ import { defaultCodecs, type MediaCodecs } from "../codemode/media.js";
 import {
   type BindingLevel,
   DEFAULT_META_TOOL_OPTIONS,
+  EXECUTE_TOOL_SCRIPT,
+  type ExecuteToolCodeContext,
   executeToolCode,
   getToolDocs,
   listToolFiles,
@@ -18,7 +20,9 @@ import {
   readToolFile,
   searchTools,
 } from "../codemode/meta-tools.js";
+import { executeToolScript } from "../codemode/script-tool.js";
 import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../interpreter/budget.js";
+import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
 import { type ClientConfig, listAllows } from "../upstream/config.js";
 import { UpstreamManager } from "../upstream/manager.js";
 
@@ -31,6 +35,8 @@ export interface GatewaySettings {
   directInstructionsLimit: number;
   maxAgentDepth: number;
   metaTools: ReadonlySet<MetaToolName>;
+  /** `workspace_root` (config.json only): scripts get the `workspace` module; executeToolScript is offered. */
+  workspace?: WorkspaceOptions;
 }
 
 export const DEFAULT_SETTINGS: GatewaySettings = {
@@ -147,6 +153,7 @@ export class Gateway extends EventEmitter {
       binding: this.current.bindingLevel,
       instructionsLimit: this.current.instructionsLimit,
       enabled: this.current.metaTools,
+      scripts: this.current.workspace !== undefined,
     };
   }
 
@@ -187,6 +194,12 @@ export class Gateway extends EventEmitter {
   async callTool(name: string, args: Record<string, unknown>, caller: Caller, requestSignal?: AbortSignal): Promise<ToolOutcome> {
     if (this.stopping.signal.aborted) throw new Error("the gateway is shutting down");
     const signal = requestSignal ? AbortSignal.any([requestSignal, this.stopping.signal]) : this.stopping.signal;
+    const workspace = this.current.workspace;
+    if (name === EXECUTE_TOOL_SCRIPT && workspace) {
+      const { text, result, code } = await executeToolScript(args, { ...this.executionContext(caller, signal), workspace });
+      if (result && code !== null) this.emit("execution", { caller: caller.label, code, result });
+      return { text, isError: result === null || result.error !== null };
+    }
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
       return this.callMetaTool(name as MetaToolName, args, caller, signal);
     }
@@ -216,20 +229,26 @@ export class Gateway extends EventEmitter {
       case "searchTools":
         return { text: searchTools(catalog, args as { query: string; server?: string; limit?: number; detail?: "brief" | "full" }), isError: false };
       case "executeToolCode": {
-        const { text, result } = await executeToolCode(String(args.code ?? ""), {
-          catalog,
-          connections: this.manager.list(),
-          authorize: (server, tool) => (this.permitted(caller, server, tool) ? null : `tool '${server}.${tool}' is not granted to this virtual key`),
-          bindable: (server, tool) => this.permitted(UNRESTRICTED, server, tool),
-          limits: this.current.limits,
-          codecs: this.codecs,
-          skipValidation: new Set(this.clientConfigs().filter((c) => !c.validate_arguments).map((c) => c.name)),
-          signal,
-        });
+        const { text, result } = await executeToolCode(String(args.code ?? ""), this.executionContext(caller, signal, catalog));
         this.emit("execution", { caller: caller.label, code: String(args.code ?? ""), result });
         return { text, isError: result.error !== null };
       }
     }
+  }
+
+  /** What a script run for `caller` is given: the servers it may see, the limits, the workspace. */
+  private executionContext(caller: Caller, signal: AbortSignal | undefined, catalog = this.catalogFor(caller)): ExecuteToolCodeContext {
+    return {
+      catalog,
+      connections: this.manager.list(),
+      authorize: (server, tool) => (this.permitted(caller, server, tool) ? null : `tool '${server}.${tool}' is not granted to this virtual key`),
+      bindable: (server, tool) => this.permitted(UNRESTRICTED, server, tool),
+      limits: this.current.limits,
+      codecs: this.codecs,
+      skipValidation: new Set(this.clientConfigs().filter((c) => !c.validate_arguments).map((c) => c.name)),
+      signal,
+      workspace: this.current.workspace,
+    };
   }
 
   /** Cancels every call in flight (scripts end with an error naming the shutdown) and refuses new ones. */

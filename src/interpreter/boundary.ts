@@ -4,7 +4,7 @@
 import type { Budget, Limits } from "./budget.js";
 import { pyError, ResourceLimitError } from "./errors.js";
 import { floatRepr, str } from "./repr.js";
-import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, typeName, type Value } from "./values.js";
+import { PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, typeName, type Value } from "./values.js";
 
 const MAX_INT_BITS = 4096;
 
@@ -148,8 +148,8 @@ export function fromHost(js: unknown, limits: Limits, budget: Budget): Value {
         return null;
     }
     if (x === null) return null;
-    if (x instanceof PyList || x instanceof PyDict || x instanceof PyTuple || x instanceof PyFloat || x instanceof PySet || x instanceof PyBytes) {
-      // Already a sandbox value (a host that builds them itself).
+    if (x instanceof PyList || x instanceof PyDict || x instanceof PyTuple || x instanceof PyFloat || x instanceof PySet || x instanceof PyBytes || x instanceof PyObject) {
+      // Already a sandbox value (a host that builds them itself, e.g. a decoded Tensor).
       return x;
     }
     if (x instanceof Uint8Array) {

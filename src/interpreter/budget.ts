@@ -53,7 +53,7 @@ export class Budget {
 
   constructor(readonly limits: Limits) {}
 
-  private exceeded(field: LimitField, detail?: string): never {
+  private exceeded(field: LimitField & keyof Limits, detail?: string): never {
     throw new ResourceLimitError(field, this.limits[field], detail);
   }
 

@@ -5,6 +5,7 @@ import { pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
 import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
+import { Tensor, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
 import {
   hashKey,
   normInt,
@@ -630,6 +631,7 @@ export function length(v: Value): number {
   if (v instanceof PyRange) return v.length;
   if (v instanceof PyBytes) return v.bytes.length;
   if (v instanceof PyDictView) return v.dict.size;
+  if (v instanceof Tensor) return tensorLength(v);
   throw pyError("TypeError", `object of type '${typeName(v)}' has no len()`);
 }
 
@@ -728,6 +730,7 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
     if (i < 0 || i >= container.bytes.length) throw pyError("IndexError", "index out of range");
     return container.bytes[i]!;
   }
+  if (container instanceof Tensor) return tensorGetItem(container, key);
   throw pyError("TypeError", `'${typeName(container)}' object is not subscriptable`);
 }
 
@@ -855,6 +858,7 @@ export function iterate(v: Value): () => Value | typeof DONE {
     let i = 0;
     return () => (i < b.length ? b[i++]! : DONE);
   }
+  if (v instanceof Tensor) return tensorCursor(v);
   throw pyError("TypeError", `'${typeName(v)}' object is not iterable`);
 }
 

@@ -1,0 +1,153 @@
+// torch.save files (the zip format PyTorch has written since 1.6) holding one tensor:
+//
+//   <prefix>/data.pkl      the pickle (see pickle.ts) naming the storage by key
+//   <prefix>/data/<key>    the storage's raw bytes, little-endian unless <prefix>/byteorder says
+//   <prefix>/version       the format version ("3\n")
+//
+// The prefix differs between writers (`archive/`, `tensor/`...), so data.pkl is found by its
+// suffix. Entries are only extracted once their declared sizes have been checked against the
+// caller's allowance, so a file that declares a huge storage allocates nothing large.
+import { type Unzipped, unzipSync, zipSync } from "fflate";
+import { DTYPES, MAX_DIMS, shapeSize, type Tensor } from "../../interpreter/tensor.js";
+import { PickleError, readTensorPickle, type TensorSpec, writeTensorPickle } from "./pickle.js";
+
+/** What is wrong with a tensor file, in words for the user. */
+export class TensorFileError extends Error {}
+
+/** A tensor file's content is larger than the caller allows: `bytes` is what it would take. */
+export class TensorTooLarge extends Error {
+  constructor(
+    readonly bytes: number,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export interface DecodedTensorFile {
+  spec: TensorSpec;
+  /** The storage's bytes, little-endian. */
+  storage: Uint8Array;
+}
+
+/** The largest data.pkl accepted: one tensor's pickle takes a few hundred bytes. */
+const MAX_PICKLE_BYTES = 1 << 20;
+
+/**
+ * The entries `want` picks. Only stored (uncompressed) entries are extracted, as torch writes
+ * them: a stored entry cannot expand beyond the archive's own bytes.
+ */
+function unzip(data: Uint8Array, want: (name: string, size: number) => boolean): Unzipped {
+  try {
+    return unzipSync(data, {
+      filter: (file) => {
+        if (!want(file.name, file.originalSize)) return false;
+        if (file.compression !== 0) throw new TensorFileError(`${file.name} is compressed (method ${file.compression}); torch stores its entries uncompressed`);
+        return true;
+      },
+    });
+  } catch (e) {
+    if (e instanceof TensorFileError || e instanceof TensorTooLarge) throw e;
+    throw new TensorFileError(`not a readable zip archive (truncated?): ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Reads a torch.save file. `allowance` is how many bytes the storage may take; more is refused
+ * (TensorTooLarge) before it is extracted.
+ */
+export function readTorchFile(data: Uint8Array, allowance: number): DecodedTensorFile {
+  if (data.length < 4 || data[0] !== 0x50 || data[1] !== 0x4b) {
+    throw new TensorFileError("not a torch.save zip archive (it does not start with a zip header)");
+  }
+  let prefix: string | null = null;
+  const meta = unzip(data, (name, size) => {
+    const pkl = name.endsWith("/data.pkl") || name === "data.pkl";
+    if (pkl && prefix === null) prefix = name.slice(0, -"data.pkl".length);
+    if (!(pkl || name.endsWith("/byteorder"))) return false;
+    if (size > MAX_PICKLE_BYTES) throw new TensorFileError(`${name} declares ${size} bytes, far more than a tensor's pickle takes`);
+    return true;
+  });
+  if (prefix === null) throw new TensorFileError("the archive has no data.pkl: it is not a torch.save file");
+  const pkl = meta[`${prefix}data.pkl`]!;
+  const byteorder = meta[`${prefix}byteorder`];
+  if (byteorder && new TextDecoder().decode(byteorder).trim() !== "little") {
+    throw new TensorFileError("the tensor was saved big-endian, which is not supported");
+  }
+  let spec: TensorSpec;
+  try {
+    spec = readTensorPickle(pkl);
+  } catch (e) {
+    if (e instanceof PickleError) throw new TensorFileError(e.message);
+    throw e;
+  }
+  const size = DTYPES[spec.storage.dtype].size;
+  const declared = spec.storage.numel * size;
+  if (!Number.isSafeInteger(declared) || declared > allowance) {
+    throw new TensorTooLarge(declared, `the tensor's storage declares ${spec.storage.numel} ${spec.storage.dtype} elements (${declared} bytes)`);
+  }
+  checkView(spec);
+  const storageName = `${prefix}data/${spec.storage.key}`;
+  let found = false;
+  const entries = unzip(data, (name, entrySize) => {
+    if (name !== storageName) return false;
+    found = true;
+    if (entrySize !== declared) {
+      throw new TensorFileError(`the storage ${storageName} has ${entrySize} bytes, but the pickle declares ${declared}`);
+    }
+    return true;
+  });
+  if (!found) throw new TensorFileError(`the archive lacks the storage ${storageName}`);
+  const storage = entries[storageName]!;
+  if (storage.length !== declared) throw new TensorFileError(`the storage ${storageName} has ${storage.length} bytes, but the pickle declares ${declared}`);
+  return { spec, storage };
+}
+
+/** The view must stay inside its storage. */
+function checkView(spec: TensorSpec): void {
+  if (spec.shape.length > MAX_DIMS) throw new TensorFileError(`the tensor has ${spec.shape.length} dimensions (at most ${MAX_DIMS})`);
+  const numel = shapeSize(spec.shape);
+  if (!Number.isSafeInteger(numel)) throw new TensorFileError(`the shape ${JSON.stringify(spec.shape)} is impossibly large`);
+  if (numel === 0) return;
+  let last = spec.offset;
+  for (let d = 0; d < spec.shape.length; d++) last += (spec.shape[d]! - 1) * spec.strides[d]!;
+  if (!Number.isSafeInteger(last) || last >= spec.storage.numel) {
+    throw new TensorFileError(
+      `the shape ${JSON.stringify(spec.shape)} with strides ${JSON.stringify(spec.strides)} and offset ${spec.offset} reaches element ${last}, beyond the storage's ${spec.storage.numel}`,
+    );
+  }
+}
+
+/** A fixed time, so that the same tensor always gives the same archive. */
+const MTIME = new Date(1980, 0, 1, 0, 0, 0);
+
+/**
+ * A torch.save file of `t`'s elements, contiguous, over a storage of exactly those elements. The
+ * entries are stored uncompressed, as torch writes them.
+ */
+export function writeTorchFile(t: Tensor): Uint8Array {
+  const shape = [...t.shape];
+  const strides: number[] = new Array(shape.length);
+  let step = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    strides[d] = step;
+    step *= shape[d]!;
+  }
+  const spec: TensorSpec = {
+    kind: "tensor",
+    storage: { kind: "storage", dtype: t.dtype, key: "0", location: "cpu", numel: t.numel },
+    offset: 0,
+    shape,
+    strides,
+  };
+  const encoder = new TextEncoder();
+  return zipSync(
+    {
+      "archive/data.pkl": writeTensorPickle(spec),
+      "archive/byteorder": encoder.encode("little"),
+      "archive/data/0": t.contiguousBytes(),
+      "archive/version": encoder.encode("3\n"),
+    },
+    { level: 0, mtime: MTIME },
+  );
+}
