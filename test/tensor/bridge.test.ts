@@ -66,6 +66,15 @@ describe("tensor fields through the bridge", () => {
     expect((r.result as { t: string }).t).toBe(wireOf("float32_1x28x28_mnist"));
   });
 
+  it("passes a tensor a tool returned on to another tool as its payload, and refuses one made in the script", async () => {
+    const r = await run("t = tensors.load(name='int32_4')\nRESULT = tensors.echo(payload=t)");
+    expect(r.error).toBeNull();
+    expect(r.result).toBe(wireOf("int32_4"));
+    const made = await run("t = tensors.load(name='int32_4')\ntensors.echo(payload=t[1:])");
+    expect(made.error?.type).toBe("TypeError");
+    expect(made.error?.message).toContain("cannot hold a Tensor made in the script (a view or a slice)");
+  });
+
   it("reports a malformed payload naming the field", async () => {
     const r = await run("tensors.corrupt(name='int32_4')");
     expect(r.error?.type).toBe("ValueError");

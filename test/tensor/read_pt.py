@@ -64,7 +64,14 @@ def main():
             return flat[at]
         return [walk(dim + 1, at + i * t["stride"][dim]) for i in range(t["size"][dim])]
 
-    print(json.dumps({"dtype": t["storage"]["dtype"], "shape": t["size"], "stride": t["stride"],
+    offsets = {}
+    with open(sys.argv[1], "rb") as f:
+        raw = f.read()
+    for info in archive.infolist():
+        name_len, extra_len = struct.unpack("<HH", raw[info.header_offset + 26:info.header_offset + 30])
+        offsets[info.filename] = info.header_offset + 30 + name_len + extra_len
+
+    print(json.dumps({"data_offsets": offsets, "dtype": t["storage"]["dtype"], "shape": t["size"], "stride": t["stride"],
                       "storage_offset": t["offset"], "values": walk(0, t["offset"]),
                       "names": archive.namelist()}))
 

@@ -118,6 +118,10 @@ function checkView(spec: TensorSpec): void {
   }
 }
 
+const ALIGNMENT = 64;
+/** The extra field id torch pads with (the bytes "FB"). */
+const FB_PADDING = 0x4246;
+
 /** A fixed time, so that the same tensor always gives the same archive. */
 const MTIME = new Date(1980, 0, 1, 0, 0, 0);
 
@@ -141,11 +145,22 @@ export function writeTorchFile(t: Tensor): Uint8Array {
     strides,
   };
   const encoder = new TextEncoder();
+  const before: [string, Uint8Array][] = [
+    ["archive/data.pkl", writeTensorPickle(spec)],
+    ["archive/byteorder", encoder.encode("little")],
+  ];
+  // Like torch, start the storage's bytes at a multiple of 64 (so torch.load(mmap=True) can map
+  // them), with an "FB" extra field as padding. A stored entry takes 30 bytes of local header,
+  // its name, its extra field and its data.
+  const storageName = "archive/data/0";
+  let offset = 0;
+  for (const [name, data] of before) offset += 30 + name.length + data.length;
+  const unpadded = offset + 30 + storageName.length + 4;
+  const padding = new Uint8Array((ALIGNMENT - (unpadded % ALIGNMENT)) % ALIGNMENT);
   return zipSync(
     {
-      "archive/data.pkl": writeTensorPickle(spec),
-      "archive/byteorder": encoder.encode("little"),
-      "archive/data/0": t.contiguousBytes(),
+      ...Object.fromEntries(before),
+      [storageName]: [t.contiguousBytes(), { extra: { [FB_PADDING]: padding } }],
       "archive/version": encoder.encode("3\n"),
     },
     { level: 0, mtime: MTIME },
