@@ -107,6 +107,20 @@ export class Tensor extends PyObject {
     return shapeSize(this.shape);
   }
 
+  /**
+   * How many lists `tolist()` makes: with an empty last dimension there can be far more lists
+   * than elements (shape [10**9, 0] has none of the latter).
+   */
+  get listCount(): number {
+    let lists = 0;
+    let rows = 1;
+    for (let d = 0; d < this.shape.length; d++) {
+      lists += rows;
+      rows *= this.shape[d]!;
+    }
+    return lists;
+  }
+
   /** The element at storage index `index` (in elements). */
   element(index: number): Value {
     const info = DTYPES[this.dtype];
@@ -173,7 +187,7 @@ export class Tensor extends PyObject {
 
   pyRepr(repr: (v: Value) => string): string {
     const dtype = this.dtype === "float32" || this.dtype === "int64" ? "" : `, dtype=torch.${this.dtype}`;
-    if (this.numel > 64) return `tensor(<${this.shape.join("x")} values>${dtype || `, dtype=torch.${this.dtype}`})`;
+    if (this.numel > 64 || this.listCount > 64) return `tensor(<${this.shape.join("x")} values>${dtype || `, dtype=torch.${this.dtype}`})`;
     return `tensor(${repr(this.toList())}${dtype})`;
   }
 
@@ -334,8 +348,9 @@ type Method = (ctx: NativeContext, t: Tensor, args: Value[], kwargs: Map<string,
 const METHODS: Record<string, Method> = {
   tolist: (ctx, t, args, kwargs) => {
     noArgs("tolist", args, kwargs);
-    charge(ctx.budget, t);
-    ctx.budget.alloc(24 * t.numel + 16 * t.shape.length);
+    const lists = t.listCount;
+    ctx.budget.step(t.numel + lists);
+    ctx.budget.alloc(24 * t.numel + 40 * lists);
     return t.toList();
   },
   item: (ctx, t, args, kwargs) => {

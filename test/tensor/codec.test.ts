@@ -8,9 +8,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compress, decompress } from "@mongodb-js/zstd";
 import { unzipSync, zipSync } from "fflate";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeTensor, encodeTensor, TENSOR_MEDIA_TYPE } from "../../src/codemode/tensor/codec.js";
-import { writeTensorPickle } from "../../src/codemode/tensor/pickle.js";
+import { PickleError, readTensorPickle, writeTensorPickle } from "../../src/codemode/tensor/pickle.js";
 import { Budget, resolveLimits } from "../../src/interpreter/budget.js";
 import { PyException, ResourceLimitError } from "../../src/interpreter/errors.js";
 import { Tensor, tensorGetItem } from "../../src/interpreter/tensor.js";
@@ -265,5 +266,55 @@ describe("malformed payloads", () => {
     entries["archive/byteorder"] = ascii("big");
     const e = await failure(decodeTensor(await wire(archive(entries)), budget()));
     expect(messageOf(e)).toBe("ValueError: the tensor was saved big-endian, which is not supported");
+  });
+
+  it("refuses a huge empty shape's tolist() by its budget, not by building it", async () => {
+    const pt = archive({ "e/data.pkl": pickleFor({ numel: 0, shape: [2 ** 40, 0], strides: [0, 1] }), "e/data/0": new Uint8Array(0) });
+    const t = await decodeTensor(await wire(pt), budget());
+    expect(t.numel).toBe(0);
+    expect(t.listCount).toBe(2 ** 40 + 1);
+    expect(t.pyRepr(String)).toBe("tensor(<1099511627776x0 values>, dtype=torch.float32)");
+  });
+
+  it("refuses a zip64 record that claims billions of entries, at once", async () => {
+    const bytes = pt();
+    const zip64 = Buffer.from(bytes).indexOf(Buffer.from([0x50, 0x4b, 0x06, 0x06]));
+    expect(zip64).toBeGreaterThan(0);
+    bytes[zip64 + 32 + 3] = 91; // the entry count's high byte
+    const started = performance.now();
+    const e = await failure(decodeTensor(await wire(bytes), budget()));
+    expect(messageOf(e)).toBe("ValueError: the zip archive claims 1526726659 entries; a tensor file has a handful");
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("survives random corruption of a real file: it decodes or fails with a ValueError or a limit", async () => {
+    const original = pt();
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.nat(original.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), async (edits) => {
+        const bytes = original.slice();
+        for (const [at, value] of edits) bytes[at] = value;
+        try {
+          await decodeTensor(await wire(bytes), budget());
+        } catch (e) {
+          if (e instanceof ResourceLimitError) return;
+          if (e instanceof PyException && e.type.name === "ValueError") return;
+          throw e;
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("reads random bytes as a pickle without anything but a PickleError", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        try {
+          readTensorPickle(Uint8Array.from([0x80, 0x02, ...bytes]));
+        } catch (e) {
+          if (!(e instanceof PickleError)) throw e;
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -33,11 +33,39 @@ export interface DecodedTensorFile {
 /** The largest data.pkl accepted: one tensor's pickle takes a few hundred bytes. */
 const MAX_PICKLE_BYTES = 1 << 20;
 
+/** More entries than a one-tensor archive could need (it has three to five). */
+const MAX_ENTRIES = 1024;
+
+/**
+ * Checks the end-of-central-directory record the way fflate reads it, so that a corrupt entry
+ * count (up to 2**32 with zip64) cannot send its loop over the entries off for minutes.
+ */
+function checkDirectory(data: Uint8Array): void {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const u32 = (at: number) => (at >= 0 && at + 4 <= data.length ? view.getUint32(at, true) : -1);
+  let end = data.length - 22;
+  while (end > 0 && u32(end) !== 0x06054b50 && data.length - end <= 65558) end--;
+  if (end <= 0 || u32(end) !== 0x06054b50) throw new TensorFileError("not a readable zip archive (truncated?): no end of central directory");
+  let count = view.getUint16(end + 8, true);
+  let directory = u32(end + 16);
+  if (u32(end - 20) === 0x07064b50) {
+    // A zip64 locator: fflate takes the count and the offset from the zip64 record.
+    const zip64 = u32(end - 12);
+    if (u32(zip64) === 0x06064b50) {
+      count = u32(zip64 + 32);
+      directory = u32(zip64 + 48);
+    }
+  }
+  if (count > MAX_ENTRIES) throw new TensorFileError(`the zip archive claims ${count} entries; a tensor file has a handful`);
+  if (directory < 0 || directory > end) throw new TensorFileError("not a readable zip archive: its central directory lies outside the file");
+}
+
 /**
  * The entries `want` picks. Only stored (uncompressed) entries are extracted, as torch writes
  * them: a stored entry cannot expand beyond the archive's own bytes.
  */
 function unzip(data: Uint8Array, want: (name: string, size: number) => boolean): Unzipped {
+  checkDirectory(data);
   try {
     return unzipSync(data, {
       filter: (file) => {
