@@ -5,7 +5,7 @@ import { pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
 import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
-import { Tensor, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
+import { Tensor, tensorContains, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
 import {
   hashKey,
   normInt,
@@ -621,6 +621,7 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
     }
     return false;
   }
+  if (container instanceof Tensor) return tensorContains(container, item, budget);
   throw pyError("TypeError", `argument of type '${typeName(container)}' is not iterable`);
 }
 

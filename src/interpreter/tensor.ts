@@ -280,6 +280,21 @@ export function tensorCursor(t: Tensor): () => Value | typeof DONE {
   return () => (i < n ? t.select(i++) : DONE);
 }
 
+/** `x in t`, as torch has it: whether any element equals the number `x`. */
+export function tensorContains(t: Tensor, item: Value, budget: Budget): boolean {
+  if (!(typeof item === "number" || typeof item === "bigint" || typeof item === "boolean" || item instanceof PyFloat)) {
+    throw pyError("TypeError", `'in <Tensor>' requires a number as left operand, not ${typeName(item)}`);
+  }
+  charge(budget, t);
+  const wanted = typeof item === "bigint" ? item : asNumber(item);
+  for (const i of t.indices()) {
+    const v = t.element(i);
+    // JS compares a bigint with a number exactly.
+    if ((typeof v === "bigint" ? v : asNumber(v)) == wanted) return true;
+  }
+  return false;
+}
+
 // ------------------------------------------------------------------ attributes
 
 function noArgs(name: string, args: Value[], kwargs: Map<string, Value> | null): void {

@@ -55,6 +55,11 @@ describe("a Tensor in a script", () => {
     expect((await run("int32_4", "RESULT = [t.sum(), t.min(), t.mean()]")).result).toEqual([-2, -4, -0.5]);
   });
 
+  it("answers `in` for numbers, as torch does", async () => {
+    expect((await run("int64_2x3", "RESULT = [3 in t, 3.0 in t[0], 7 in t, True in t[0], 3 in t[1]]")).result).toEqual([true, true, false, true, false]);
+    expect((await run("int64_2x3", "'a' in t")).error?.message).toBe("'in <Tensor>' requires a number as left operand, not str");
+  });
+
   it("gives .item() for one element and refuses it for more", async () => {
     expect((await run("float32_1x28x28_mnist", "RESULT = t[0, 0, 0:1].item()")).result).toBe(-0.4242129623889923);
     const r = await run("int32_4", "t.item()");
