@@ -2,23 +2,29 @@
 // code-mode-exec: runs one script in the sandbox and prints its SandboxResult as one JSON object
 // (SPEC §8). Exit code 0 when the script completed, 1 when it raised or hit a limit, 2 for usage
 // or configuration errors.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { stringifyPlain } from "../interpreter/boundary.js";
 import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";
 import { execute } from "../interpreter/execute.js";
 import { buildHosts } from "../codemode/bridge.js";
 import { defaultCodecs } from "../codemode/media.js";
+import { encodeTensors } from "../codemode/tensor/codec.js";
+import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
 import { type ClientConfig, clientConfigsOf, ConfigError, listAllows } from "../upstream/config.js";
 import { DEFAULT_CONNECTION_OPTIONS } from "../upstream/connection.js";
 import { UpstreamManager } from "../upstream/manager.js";
 
 const USAGE = `usage: code-mode-exec SCRIPT.py [options] [-- ARGS...]
-       code-mode-exec -c CODE [options]
-       code-mode-exec - [options]            (the script on standard input)
+       code-mode-exec -c CODE [options] [-- ARGS...]
+       code-mode-exec - [options] [-- ARGS...]   (the script on standard input)
 
 options:
   --config FILE                 a gateway config.json: its code-mode servers become globals, its
-                                limits apply (a file {"limits": {...}} works too)
+                                limits and workspace_root apply (a file {"limits": {...}} works too)
+  --workspace DIR               the folder of the script's \`workspace\` module (import workspace)
+  --workspace-max-write-bytes N bytes the script may write there in all (default 16 MiB)
+  --env KEY=VALUE               an entry of the script's \`env\` dict (repeatable)
+  -- ARGS...                    the script's sys.argv[1:]
   --timeout SECONDS             tool_execution_timeout: each tool call and the whole run
 ${LIMIT_FIELDS.filter((f) => f !== "tool_execution_timeout")
   .map((f) => `  --${f.replace(/_/g, "-")} N`)
@@ -32,6 +38,20 @@ interface Invocation {
   limits: Partial<Limits>;
   /** Upstream servers from --config, bound as globals. */
   clients: ClientConfig[];
+  argv: string[];
+  env: Record<string, string>;
+  workspace?: WorkspaceOptions;
+}
+
+function workspaceDir(dir: string, from: string): string {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new UsageError(`${from}: the folder ${dir} does not exist`);
+  }
+  if (!isDir) throw new UsageError(`${from}: ${dir} is not a folder`);
+  return dir;
 }
 
 function readConfig(path: string): Record<string, any> {
@@ -58,6 +78,12 @@ function parseArgs(argv: string[]): Invocation {
   let filename = "<script>";
   let limits: Partial<Limits> = {};
   let clients: ClientConfig[] = [];
+  let argv0 = "";
+  let scriptArgs: string[] = [];
+  const env: Record<string, string> = {};
+  let workspaceRoot: string | undefined;
+  let configRoot: string | undefined;
+  let maxWriteBytes: number | undefined;
   const flags: Partial<Limits> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -66,23 +92,43 @@ function parseArgs(argv: string[]): Invocation {
       if (v === undefined) throw new UsageError(`${arg} needs a value`);
       return v;
     };
-    if (arg === "--") break;
+    if (arg === "--") {
+      scriptArgs = argv.slice(i + 1);
+      break;
+    }
     if (arg === "-h" || arg === "--help") throw new UsageError("");
     if (arg === "-c") {
       source = value();
       filename = "<string>";
+      argv0 = "-c";
     } else if (arg === "-") {
       source = readFileSync(0, "utf8");
       filename = "<stdin>";
+      argv0 = "-";
     } else if (arg === "--config") {
       const config = readConfig(value());
       limits = limitsFromConfig(config);
+      if (config.workspace_root !== undefined) {
+        if (typeof config.workspace_root !== "string") throw new UsageError("invalid config: workspace_root must be a string");
+        configRoot = config.workspace_root;
+      }
       try {
         clients = clientConfigsOf(config).filter((c) => c.is_code_mode_client && !c.disabled);
       } catch (e) {
         if (e instanceof ConfigError) throw new UsageError(`invalid config: ${e.message}`);
         throw e;
       }
+    } else if (arg === "--workspace") {
+      workspaceRoot = workspaceDir(value(), "--workspace");
+    } else if (arg === "--workspace-max-write-bytes") {
+      const n = Number(value());
+      if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${arg} needs a positive integer`);
+      maxWriteBytes = n;
+    } else if (arg === "--env") {
+      const pair = value();
+      const eq = pair.indexOf("=");
+      if (eq <= 0) throw new UsageError(`--env needs KEY=VALUE, not ${JSON.stringify(pair)}`);
+      env[pair.slice(0, eq)] = pair.slice(eq + 1);
     } else if (arg === "--timeout") {
       flags.tool_execution_timeout = Number(value());
     } else if (arg.startsWith("--")) {
@@ -98,6 +144,7 @@ function parseArgs(argv: string[]): Invocation {
         throw new UsageError(`cannot read ${arg}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       filename = arg;
+      argv0 = arg;
     } else {
       throw new UsageError(`unexpected argument ${arg}`);
     }
@@ -109,7 +156,16 @@ function parseArgs(argv: string[]): Invocation {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  return { source, filename, limits: merged, clients };
+  const root = workspaceRoot ?? (configRoot !== undefined ? workspaceDir(configRoot, "workspace_root") : undefined);
+  return {
+    source,
+    filename,
+    limits: merged,
+    clients,
+    argv: [argv0, ...scriptArgs],
+    env,
+    ...(root !== undefined ? { workspace: { root, ...(maxWriteBytes !== undefined ? { maxWriteBytes } : {}) } } : {}),
+  };
 }
 
 async function main(): Promise<number> {
@@ -137,7 +193,15 @@ async function main(): Promise<number> {
       codecs: defaultCodecs(),
       skipValidation: new Set(invocation.clients.filter((c) => !c.validate_arguments).map((c) => c.name)),
     });
-    const result = await execute(invocation.source, { limits: invocation.limits, filename: invocation.filename, hosts });
+    const result = await execute(invocation.source, {
+      limits: invocation.limits,
+      filename: invocation.filename,
+      hosts,
+      argv: invocation.argv,
+      env: invocation.env,
+      workspace: invocation.workspace,
+      finalizeResult: encodeTensors,
+    });
     for (const c of manager.list()) {
       if (c.state !== "connected") process.stderr.write(`code-mode-exec: server '${c.name}' is unavailable: ${c.lastError ?? c.state}\n`);
     }

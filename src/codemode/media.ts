@@ -1,7 +1,8 @@
 // Schema-guided media decoding (SPEC §3). A tool's outputSchema may mark a string field with
 // `contentMediaType`; when a codec is registered for that media type, the field's text is decoded
-// into a Python value before the script sees it. The built-in codec is `application/zstd+json`:
-// base64 of zstd-compressed UTF-8 JSON.
+// into a Python value before the script sees it. The built-in codecs are `application/zstd+json`
+// (base64 of zstd-compressed UTF-8 JSON) and `application/vnd.nomad.tensor` (base64 of a
+// zstd-compressed torch.save file, decoded to a Tensor: see tensor/codec.ts).
 //
 // The schema is compiled once per tool into a MediaPlan: a graph of the schema places that can
 // lead to a media field (recursive $refs become cycles in the graph, so compiling terminates),
@@ -31,6 +32,7 @@ import { EXC, PyException, pyError, ResourceLimitError } from "../interpreter/er
 import { JSON_MODULE } from "../interpreter/modules/json.js";
 import type { NativeContext, NativeFn } from "../interpreter/native.js";
 import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, type Value } from "../interpreter/values.js";
+import { TENSOR_CODEC } from "./tensor/codec.js";
 
 // ------------------------------------------------------------------ codecs
 
@@ -71,7 +73,7 @@ export class MediaCodecs {
 
 /** A fresh registry holding the built-in codecs. */
 export function defaultCodecs(): MediaCodecs {
-  return new MediaCodecs().register(ZSTD_JSON);
+  return new MediaCodecs().register(ZSTD_JSON).register(TENSOR_CODEC);
 }
 
 // ------------------------------------------------------------------ JSON text as Python values
@@ -137,7 +139,7 @@ const ZSTD_MAGIC = 0xfd2fb528;
 const BLOCK_MAX = 128 * 1024;
 
 /** What the frame headers of a zstd stream say about the size of its content. */
-interface ZstdSize {
+export interface ZstdSize {
   /** An upper bound on the decompressed size. */
   bound: number;
   /** Whether every frame declares its content size (then `bound` is exact). */
@@ -153,7 +155,7 @@ function corrupt(detail: string): PyException {
  * frame's Frame_Content_Size where declared, else raw and RLE blocks at their size and compressed
  * blocks at their largest possible output. Skippable frames add nothing.
  */
-function zstdContentSize(b: Uint8Array): ZstdSize {
+export function zstdContentSize(b: Uint8Array): ZstdSize {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const need = (pos: number, n: number) => {
     if (pos + n > b.length) throw corrupt("the data ends inside a frame (truncated?)");
@@ -231,7 +233,7 @@ function zstdContentSize(b: Uint8Array): ZstdSize {
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /** Strict base64 (standard or URL-safe alphabet, padding optional, whitespace ignored). */
-function decodeBase64(text: string): Buffer {
+export function decodeBase64(text: string): Buffer {
   const compact = text.replace(/[\t\n\r ]+/g, "");
   const bad = compact.search(/[^A-Za-z0-9+/_=-]/);
   if (bad >= 0) {
@@ -478,14 +480,19 @@ class PlanCompiler {
  * Where an outputSchema asks for media decoding, or null when nowhere (for a media type with a
  * registered codec). Compile once per tool schema; the plan does not change with the value.
  */
-export function mediaFields(outputSchema: unknown, codecs: MediaCodecs = BUILT_IN): MediaPlan | null {
+export function mediaFields(outputSchema: unknown, codecs: MediaCodecs = builtIn()): MediaPlan | null {
   if (!isSchema(outputSchema)) return null;
   const compiler = new PlanCompiler(outputSchema, codecs);
   const root = compiler.prune(compiler.compile(outputSchema)!);
   return root === null ? null : { root, mediaTypes: [...compiler.mediaTypes] };
 }
 
-const BUILT_IN = defaultCodecs();
+// Made on first use: the tensor codec imports from this module, so nothing here may need it
+// while the modules are still loading.
+let BUILT_IN: MediaCodecs | null = null;
+function builtIn(): MediaCodecs {
+  return (BUILT_IN ??= defaultCodecs());
+}
 
 // ------------------------------------------------------------------ decoding
 

@@ -4,11 +4,13 @@
 import { stringifyPlain } from "../interpreter/boundary.js";
 import type { Limits } from "../interpreter/budget.js";
 import { execute, type SandboxResult } from "../interpreter/execute.js";
+import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
 import type { UpstreamConnection } from "../upstream/connection.js";
 import { type BeforeCall, buildHosts } from "./bridge.js";
 import type { Catalog, CatalogServer, CatalogTool } from "./catalog.js";
 import type { MediaCodecs } from "./media.js";
 import { ToolSearch } from "./search.js";
+import { encodeTensors } from "./tensor/codec.js";
 import { firstSentence, serverStub, signatureLine, toolDocs, toolStub } from "./stubs.js";
 
 export type BindingLevel = "server" | "tool";
@@ -22,6 +24,8 @@ export interface MetaToolOptions {
   instructionsLimit: number;
   /** Which meta-tools are offered. */
   enabled: ReadonlySet<MetaToolName>;
+  /** Whether executeToolScript is offered (only when a workspace is configured). */
+  scripts?: boolean;
 }
 
 export const DEFAULT_META_TOOL_OPTIONS: MetaToolOptions = {
@@ -31,7 +35,7 @@ export const DEFAULT_META_TOOL_OPTIONS: MetaToolOptions = {
 };
 
 export interface MetaToolDefinition {
-  name: MetaToolName;
+  name: MetaToolName | typeof EXECUTE_TOOL_SCRIPT;
   description: string;
   inputSchema: Record<string, unknown>;
 }
@@ -88,9 +92,26 @@ const DEFINITIONS: MetaToolDefinition[] = [
   },
 ];
 
+/** The optional meta-tool that runs a `.py` file of the workspace (see script-tool.ts). */
+export const EXECUTE_TOOL_SCRIPT = "executeToolScript";
+
+const SCRIPT_DEFINITION: MetaToolDefinition = {
+  name: EXECUTE_TOOL_SCRIPT,
+  description: "Run a .py file from the workspace folder like executeToolCode; args become sys.argv[1:].",
+  inputSchema: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "relative to the workspace, e.g. jobs/report.py" },
+      args: { type: "array", items: { type: "string" } },
+    },
+    required: ["path"],
+  },
+};
+
 /** The meta-tools offered, as MCP tool definitions. */
 export function metaToolDefinitions(options: MetaToolOptions = DEFAULT_META_TOOL_OPTIONS): MetaToolDefinition[] {
-  return DEFINITIONS.filter((d) => options.enabled.has(d.name));
+  const offered = DEFINITIONS.filter((d) => options.enabled.has(d.name as MetaToolName));
+  return options.scripts ? [...offered, SCRIPT_DEFINITION] : offered;
 }
 
 // ------------------------------------------------------------------ virtual files
@@ -237,6 +258,11 @@ export interface ExecuteToolCodeContext {
   /** Runs before every nested call is authorized (plugins): may rewrite or refuse it. */
   beforeCall?: BeforeCall;
   signal?: AbortSignal;
+  /** The `workspace` module's folder, when one is configured. */
+  workspace?: WorkspaceOptions;
+  /** `sys.argv` and the traceback's file name (executeToolScript sets them). */
+  argv?: readonly string[];
+  filename?: string;
 }
 
 /** Runs a script with the catalog's servers bound, and the text for the model. */
@@ -251,7 +277,16 @@ export async function executeToolCode(code: string, context: ExecuteToolCodeCont
     skipValidation: context.skipValidation,
     beforeCall: context.beforeCall,
   });
-  const result = await execute(typeof code === "string" ? code : "", { hosts, limits: context.limits, signal: context.signal });
+  const result = await execute(typeof code === "string" ? code : "", {
+    hosts,
+    limits: context.limits,
+    signal: context.signal,
+    workspace: context.workspace,
+    argv: context.argv,
+    filename: context.filename,
+    // A Tensor in RESULT goes back out as its wire payload (SPEC §3).
+    finalizeResult: encodeTensors,
+  });
   return { text: formatExecution(result, context.catalog.servers.map((s) => s.name)), result };
 }
 

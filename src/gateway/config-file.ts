@@ -2,7 +2,7 @@
 // `mcp.client_configs` or the desktop-client `mcpServers` shape), tool-manager settings and
 // limits, and where to listen. `"env.VAR"` strings read environment variables. Every problem is
 // reported with the JSON path of the field.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { resolveLimits } from "../interpreter/budget.js";
 import { type ClientConfig, clientConfigsOf, ConfigError } from "../upstream/config.js";
@@ -152,8 +152,9 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     const at = governance.require_virtual_key !== undefined ? "governance.require_virtual_key" : "client_config.enforce_governance_header";
     throw new ConfigError(at, "must be true or false");
   }
+  const workspace = parseWorkspace(root);
   return {
-    settings: { ...DEFAULT_SETTINGS, limits, bindingLevel: binding, maxAgentDepth: depth as number },
+    settings: { ...DEFAULT_SETTINGS, limits, bindingLevel: binding, maxAgentDepth: depth as number, ...(workspace ? { workspace } : {}) },
     clients: clientConfigsOf({ mcp: { client_configs: mcp.client_configs ?? [] }, mcpServers: root.mcpServers }),
     host,
     port: port as number,
@@ -163,6 +164,28 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     plugins: parsePlugins(root.plugins),
     ...(adminToken !== undefined ? { adminToken: adminToken as string } : {}),
   };
+}
+
+/** `workspace_root` (an existing folder) and `workspace_max_write_bytes`; no workspace when absent. */
+function parseWorkspace(root: Record<string, unknown>): GatewaySettings["workspace"] {
+  const dir = root.workspace_root;
+  const cap = root.workspace_max_write_bytes;
+  if (dir === undefined || dir === null) {
+    if (cap !== undefined) throw new ConfigError("workspace_max_write_bytes", "is set but workspace_root is not");
+    return undefined;
+  }
+  if (typeof dir !== "string" || dir === "") throw new ConfigError("workspace_root", "must be the path of a folder");
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new ConfigError("workspace_root", `the folder ${dir} does not exist`);
+  }
+  if (!isDir) throw new ConfigError("workspace_root", `${dir} is not a folder`);
+  if (cap !== undefined && (!Number.isSafeInteger(cap) || (cap as number) <= 0)) {
+    throw new ConfigError("workspace_max_write_bytes", "must be a positive integer (bytes)");
+  }
+  return { root: dir, ...(cap !== undefined ? { maxWriteBytes: cap as number } : {}) };
 }
 
 /** Reads and parses a config file. */

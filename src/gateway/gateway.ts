@@ -9,6 +9,8 @@ import { defaultCodecs, type MediaCodecs } from "../codemode/media.js";
 import {
   type BindingLevel,
   DEFAULT_META_TOOL_OPTIONS,
+  EXECUTE_TOOL_SCRIPT,
+  type ExecuteToolCodeContext,
   executeToolCode,
   getToolDocs,
   listToolFiles,
@@ -19,7 +21,9 @@ import {
   readToolFile,
   searchTools,
 } from "../codemode/meta-tools.js";
+import { executeToolScript } from "../codemode/script-tool.js";
 import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../interpreter/budget.js";
+import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
 import { type ClientConfig, listAllows } from "../upstream/config.js";
 import { UpstreamManager } from "../upstream/manager.js";
 
@@ -32,6 +36,8 @@ export interface GatewaySettings {
   directInstructionsLimit: number;
   maxAgentDepth: number;
   metaTools: ReadonlySet<MetaToolName>;
+  /** `workspace_root` (config.json only): scripts get the `workspace` module; executeToolScript is offered. */
+  workspace?: WorkspaceOptions;
 }
 
 export const DEFAULT_SETTINGS: GatewaySettings = {
@@ -181,6 +187,7 @@ export class Gateway extends EventEmitter {
       binding: this.current.bindingLevel,
       instructionsLimit: this.current.instructionsLimit,
       enabled: this.current.metaTools,
+      scripts: this.current.workspace !== undefined,
     };
   }
 
@@ -229,6 +236,13 @@ export class Gateway extends EventEmitter {
   }
 
   private async dispatch(name: string, args: Record<string, unknown>, caller: Caller, signal: AbortSignal, options: CallOptions): Promise<ToolOutcome> {
+    const workspace = this.current.workspace;
+    if (name === EXECUTE_TOOL_SCRIPT && workspace) {
+      const context = { ...this.executionContext(caller, signal, options.unattended === true), workspace };
+      const { text, result, code } = await executeToolScript(args, context);
+      if (result && code !== null) this.emit("execution", { caller: caller.label, code, result });
+      return { text, isError: result === null || result.error !== null };
+    }
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
       return this.callMetaTool(name as MetaToolName, args, caller, signal, options.unattended === true);
     }
@@ -279,27 +293,33 @@ export class Gateway extends EventEmitter {
       case "searchTools":
         return { text: searchTools(catalog, args as { query: string; server?: string; limit?: number; detail?: "brief" | "full" }), isError: false };
       case "executeToolCode": {
-        const { text, result } = await executeToolCode(String(args.code ?? ""), {
-          catalog,
-          connections: this.manager.list(),
-          authorize: (server, tool) => {
-            if (!this.permitted(caller, server, tool)) return `tool '${server}.${tool}' is not granted to this virtual key`;
-            if (unattended && !this.autoExecutable(server, tool)) {
-              return `tool '${server}.${tool}' is not in tools_to_auto_execute, so it cannot run unattended; it needs approval (run the script through /v1/mcp/tool/execute)`;
-            }
-            return null;
-          },
-          beforeCall: this.scriptHook(caller, unattended),
-          bindable: (server, tool) => this.permitted(UNRESTRICTED, server, tool),
-          limits: this.current.limits,
-          codecs: this.codecs,
-          skipValidation: new Set(this.clientConfigs().filter((c) => !c.validate_arguments).map((c) => c.name)),
-          signal,
-        });
+        const { text, result } = await executeToolCode(String(args.code ?? ""), this.executionContext(caller, signal, unattended, catalog));
         this.emit("execution", { caller: caller.label, code: String(args.code ?? ""), result });
         return { text, isError: result.error !== null };
       }
     }
+  }
+
+  /** What a script run for `caller` is given: the servers it may see, the limits, the workspace. */
+  private executionContext(caller: Caller, signal: AbortSignal | undefined, unattended: boolean, catalog = this.catalogFor(caller)): ExecuteToolCodeContext {
+    return {
+      catalog,
+      connections: this.manager.list(),
+      authorize: (server, tool) => {
+        if (!this.permitted(caller, server, tool)) return `tool '${server}.${tool}' is not granted to this virtual key`;
+        if (unattended && !this.autoExecutable(server, tool)) {
+          return `tool '${server}.${tool}' is not in tools_to_auto_execute, so it cannot run unattended; it needs approval (run the script through /v1/mcp/tool/execute)`;
+        }
+        return null;
+      },
+      beforeCall: this.scriptHook(caller, unattended),
+      bindable: (server, tool) => this.permitted(UNRESTRICTED, server, tool),
+      limits: this.current.limits,
+      codecs: this.codecs,
+      skipValidation: new Set(this.clientConfigs().filter((c) => !c.validate_arguments).map((c) => c.name)),
+      signal,
+      workspace: this.current.workspace,
+    };
   }
 
   /** Cancels every call in flight (scripts end with an error naming the shutdown) and refuses new ones. */

@@ -4,7 +4,8 @@
 import type { Budget, Limits } from "./budget.js";
 import { pyError, ResourceLimitError } from "./errors.js";
 import { floatRepr, str } from "./repr.js";
-import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, typeName, type Value } from "./values.js";
+import { Tensor } from "./tensor.js";
+import { PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, typeName, type Value } from "./values.js";
 
 const MAX_INT_BITS = 4096;
 
@@ -109,6 +110,14 @@ export function toPlain(v: Value, limits: Limits, what: string, strict: boolean)
       meter.leave(x);
       return out;
     }
+    if (x instanceof Tensor && x.wire !== null) {
+      // A tensor a tool returned goes on as the payload it came as (to another tool, or out).
+      meter.add(x.wire.length + 2);
+      return x.wire;
+    }
+    if (x instanceof Tensor && strict) {
+      throw pyError("TypeError", `${what} cannot hold a Tensor made in the script (a view or a slice); pass the tensor a tool returned, or .tolist()`);
+    }
     if (x instanceof PyBytes && !strict) {
       meter.add(x.bytes.length);
       return str(x);
@@ -148,8 +157,8 @@ export function fromHost(js: unknown, limits: Limits, budget: Budget): Value {
         return null;
     }
     if (x === null) return null;
-    if (x instanceof PyList || x instanceof PyDict || x instanceof PyTuple || x instanceof PyFloat || x instanceof PySet || x instanceof PyBytes) {
-      // Already a sandbox value (a host that builds them itself).
+    if (x instanceof PyList || x instanceof PyDict || x instanceof PyTuple || x instanceof PyFloat || x instanceof PySet || x instanceof PyBytes || x instanceof PyObject) {
+      // Already a sandbox value (a host that builds them itself, e.g. a decoded Tensor).
       return x;
     }
     if (x instanceof Uint8Array) {

@@ -58,7 +58,7 @@ export class Budget {
     this.maxSteps = limits.max_steps;
   }
 
-  private exceeded(field: LimitField, detail?: string): never {
+  private exceeded(field: LimitField & keyof Limits, detail?: string): never {
     throw new ResourceLimitError(field, this.limits[field], detail);
   }
 

@@ -62,6 +62,7 @@ export const EXC = {
   OSError,
   TimeoutError: new PyExcType("TimeoutError", OSError),
   PermissionError: new PyExcType("PermissionError", OSError),
+  FileNotFoundError: new PyExcType("FileNotFoundError", OSError),
   ImportError,
   ModuleNotFoundError: new PyExcType("ModuleNotFoundError", ImportError),
   ToolError: new PyExcType("ToolError", Exception),
@@ -139,7 +140,9 @@ export type LimitField =
   | "max_tool_calls"
   | "max_value_bytes"
   | "max_nesting_depth"
-  | "tool_execution_timeout";
+  | "tool_execution_timeout"
+  /** Not a SPEC §2 limit: the bytes one execution may write to its workspace folder. */
+  | "workspace_max_write_bytes";
 
 /**
  * A budget ran out. Not a PyException: `try/except` cannot catch it, so a script cannot ignore

@@ -12,6 +12,8 @@ import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { JSON_MODULE } from "./modules/json.js";
 import { MATH_MODULE } from "./modules/math.js";
 import { ASYNCIO_MODULE } from "./modules/asyncio.js";
+import { scriptEnv, sysModule } from "./modules/sys.js";
+import { workspaceModule, type WorkspaceOptions } from "./modules/workspace.js";
 import type { NativeFn } from "./native.js";
 import { HostObject, type HostMethod, Pending, PyBuiltin, PyModule } from "./objects.js";
 import { str } from "./repr.js";
@@ -48,6 +50,14 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** The name shown in tracebacks. */
   filename?: string;
+  /** `sys.argv` (`import sys`): the script's name, then its arguments (default: [filename]). */
+  argv?: readonly string[];
+  /** The global `env`: a dict of strings from the caller (`code-mode-exec --env K=V`); empty by default. */
+  env?: Readonly<Record<string, string>>;
+  /** The `workspace` module, confined to one folder; without it `import workspace` fails. */
+  workspace?: WorkspaceOptions;
+  /** Applied to the final RESULT before it is serialized (the code-mode layer encodes Tensors here). */
+  finalizeResult?: (value: Value, budget: Budget) => Promise<Value>;
 }
 
 function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -156,12 +166,17 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   }
 
   budget = new Budget(limits);
+  const meter = budget;
+  const modules = new Map(MODULES);
+  modules.set("sys", () => moduleFrom("sys", sysModule(options.argv ?? [filename])));
+  const workspace = options.workspace;
+  if (workspace) modules.set("workspace", () => moduleFrom("workspace", workspaceModule(workspace)));
   const hosts = new Map<string, HostObject>();
   for (const [name, methods] of Object.entries(options.hosts ?? {})) hosts.set(name, new HostObject(name, new Map(Object.entries(methods))));
   const rt = new Runtime({
     budget,
     builtins: BUILTINS,
-    modules: MODULES,
+    modules,
     hosts,
     signal: options.signal,
     deadline: started + executionMs(limits),
@@ -169,6 +184,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
 
   const globals = new Globals();
   for (const [name, host] of hosts) globals.set(name, host);
+  if (!globals.has("env")) globals.set("env", scriptEnv(options.env ?? {}));
   let frame: Frame | null = null;
   let timer: NodeJS.Timeout | undefined;
   // Removed when the execution ends: a long-lived signal must not keep finished executions alive.
@@ -191,7 +207,8 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
       });
       await Promise.race([r.promise, timeout, aborted]);
     }
-    const value = globals.has("RESULT") ? globals.get("RESULT")! : globals.has("result") ? globals.get("result")! : null;
+    let value = globals.has("RESULT") ? globals.get("RESULT")! : globals.has("result") ? globals.get("result")! : null;
+    if (options.finalizeResult) value = await options.finalizeResult(value, meter);
     const result = toPlain(value, limits, "the result", false);
     return done({ stdout: rt.stdout.join(""), tool_calls: rt.toolCalls, result, error: null });
   } catch (e) {

@@ -5,6 +5,7 @@ import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
 import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
+import { Tensor, tensorContains, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
 import {
   EMPTY_TUPLE,
   hashKey,
@@ -770,6 +771,7 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
     }
     return false;
   }
+  if (container instanceof Tensor) return tensorContains(container, item, budget);
   throw pyError("TypeError", `argument of type '${typeName(container)}' is not iterable`);
 }
 
@@ -780,6 +782,7 @@ export function length(v: Value): number {
   if (v instanceof PyRange) return v.length;
   if (v instanceof PyBytes) return v.bytes.length;
   if (v instanceof PyDictView) return v.dict.size;
+  if (v instanceof Tensor) return tensorLength(v);
   throw pyError("TypeError", `object of type '${typeName(v)}' has no len()`);
 }
 
@@ -885,6 +888,7 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
     if (i < 0 || i >= container.bytes.length) throw pyError("IndexError", "index out of range");
     return container.bytes[i]!;
   }
+  if (container instanceof Tensor) return tensorGetItem(container, key);
   throw pyError("TypeError", `'${typeName(container)}' object is not subscriptable`);
 }
 
@@ -1012,6 +1016,7 @@ export function iterate(v: Value): () => Value | typeof DONE {
     let i = 0;
     return () => (i < b.length ? b[i++]! : DONE);
   }
+  if (v instanceof Tensor) return tensorCursor(v);
   throw pyError("TypeError", `'${typeName(v)}' object is not iterable`);
 }
 

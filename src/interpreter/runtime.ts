@@ -22,6 +22,7 @@ import {
 } from "./objects.js";
 import { binary, type BinaryOp, hashOf, iterateToArray, SliceValue } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
+import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
 
 /** A tool call as recorded in the SandboxResult. */
@@ -411,6 +412,7 @@ export function getAttribute(obj: Value, name: string): Value {
   }
   const method = lookupMethod(obj, name);
   if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
+  if (obj instanceof Tensor) return tensorAttribute(obj, name);
   throw noAttribute(obj, name);
 }
 

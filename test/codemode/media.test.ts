@@ -88,12 +88,12 @@ function frame(blocks: Block[], contentSize?: number): Buffer {
 const PACKED = { type: "string", contentMediaType: ZSTD };
 
 describe("codec registry", () => {
-  it("holds the zstd+json codec by default, matched case-insensitively and without parameters", () => {
+  it("holds the zstd+json and tensor codecs by default, matched case-insensitively and without parameters", () => {
     const codecs = defaultCodecs();
     expect(codecs.get(ZSTD)?.mediaType).toBe(ZSTD);
     expect(codecs.get("Application/ZSTD+JSON; charset=utf-8")?.mediaType).toBe(ZSTD);
     expect(codecs.get("image/png")).toBeUndefined();
-    expect(codecs.types()).toEqual([ZSTD]);
+    expect(codecs.types()).toEqual([ZSTD, "application/vnd.nomad.tensor"]);
   });
 
   it("registers more codecs, and a later one replaces an earlier one for the same type", async () => {

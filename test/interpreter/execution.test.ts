@@ -147,7 +147,7 @@ describe("execution", () => {
 
   it("explains imports that are not available", async () => {
     const r = await execute("import os");
-    expect(r.error).toMatchObject({ type: "ImportError", message: "module 'os' is not available in the sandbox (available: asyncio, json, math)" });
+    expect(r.error).toMatchObject({ type: "ImportError", message: "module 'os' is not available in the sandbox (available: asyncio, json, math, sys)" });
   });
 
   it("says why open() and eval() are missing", async () => {
