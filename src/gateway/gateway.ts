@@ -1,7 +1,7 @@
 // The gateway's core: upstream servers, the settings in force (hot-reloadable), and the tools a
 // caller sees: the meta-tools for code-mode servers and `<client>-<tool>` for the others.
 // Both faces (MCP and the HTTP API) call into this; it knows nothing of HTTP.
-import { EventEmitter } from "node:events";
+import { EventEmitter, setMaxListeners } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BeforeCall, OutgoingCall } from "../codemode/bridge.js";
 import { type Catalog, catalogOf } from "../codemode/catalog.js";
@@ -113,6 +113,8 @@ export class Gateway extends EventEmitter {
   constructor(settings: GatewaySettings = DEFAULT_SETTINGS) {
     super();
     this.current = settings;
+    // Every call in flight listens to it (and stops listening when it ends): no fixed number is a leak.
+    setMaxListeners(0, this.stopping.signal);
     // The set of tools a client sees changes with every catalog change.
     this.manager.on("catalog", () => this.emit("tools-changed"));
     this.manager.on("state", () => this.emit("tools-changed"));

@@ -39,8 +39,20 @@ export interface ToolCallRecord {
 export const RECURSION_LIMIT = 1000;
 /** Every this many nested Python calls the JS stack is unwound (the call resumes on a fresh one). */
 const STACK_SLICE = 48;
-/** How long the interpreter runs before letting the event loop serve others. */
-const TIME_SLICE_MS = 8;
+/**
+ * How long the interpreter runs before letting the event loop serve others. The slice is shared:
+ * executions that are ready to run split it, so that however many CPU-bound scripts run at once,
+ * the event loop still gets a turn about every TIME_SLICE_MS (each script at least MIN_SLICE_MS).
+ */
+const TIME_SLICE_MS = 5;
+const MIN_SLICE_MS = 0.5;
+/** Executions of this process that gave the event loop a turn and wait to continue. */
+let waitingToResume = 0;
+
+/** When a slice starting now ends, given how many other executions wait for theirs. */
+function sliceEndFromNow(): number {
+  return performance.now() + Math.max(MIN_SLICE_MS, TIME_SLICE_MS / (waitingToResume + 1));
+}
 
 export interface RuntimeOptions {
   budget: Budget;
@@ -77,7 +89,7 @@ export class Runtime implements NativeContext {
     this.hosts = options.hosts;
     this.signal = options.signal;
     this.deadline = options.deadline;
-    this.sliceEnd = performance.now() + TIME_SLICE_MS;
+    this.sliceEnd = sliceEndFromNow();
   }
 
   // ---------------------------------------------------------------- time
@@ -106,9 +118,11 @@ export class Runtime implements NativeContext {
   /** Gives the event loop a turn; the returned Pending settles when this execution may continue. */
   yieldNow(): Pending {
     this.yieldDue = false;
+    waitingToResume++;
     return new Pending(
       new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        this.sliceEnd = performance.now() + TIME_SLICE_MS;
+        waitingToResume--;
+        this.sliceEnd = sliceEndFromNow();
         this.checkClock();
       }),
     );
@@ -361,7 +375,7 @@ export class Runtime implements NativeContext {
         (result) => {
           record.ok = true;
           record.duration_seconds = (performance.now() - started) / 1000;
-          this.sliceEnd = performance.now() + TIME_SLICE_MS;
+          this.sliceEnd = sliceEndFromNow();
           return fromHost(result, limits, this.budget);
         },
         (error: unknown) => {

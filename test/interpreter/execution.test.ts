@@ -109,6 +109,27 @@ describe("execution", () => {
     }
   });
 
+  it("shares one time slice between CPU-bound scripts running at once, so timers keep their pace", async () => {
+    const gaps: number[] = [];
+    let last = performance.now();
+    let ticking = true;
+    const tick = () => {
+      const now = performance.now();
+      gaps.push(now - last);
+      last = now;
+      if (ticking) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const script = "total = 0\nfor i in range(200000):\n    total += i % 7\nRESULT = total";
+    const results = await Promise.all(Array.from({ length: 8 }, () => execute(script)));
+    ticking = false;
+    for (const r of results) expect(r.error).toBeNull();
+    gaps.sort((a, b) => a - b);
+    // One slice per script per turn would space the timer out by eight slices (40 ms and more).
+    expect(gaps[Math.floor(gaps.length / 2)]).toBeLessThan(20);
+    expect(gaps.length).toBeGreaterThan(10);
+  });
+
   it("stops promptly when cancelled", async () => {
     const controller = new AbortController();
     const started = performance.now();
