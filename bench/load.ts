@@ -326,7 +326,7 @@ async function main(): Promise<void> {
       "event-loop delay is measured with `perf_hooks.monitorEventLoopDelay` (1 ms resolution) over the whole level. " +
       `Target: p99 under 20 ms with ${HEAVY_SCRIPTS} at once: **${eight.delay.p99 < 20 ? "met" : "missed"}** ` +
       `(${ms(eight.delay.p99)}). Executions give the event loop back through setImmediate, and the ones ready to run ` +
-      "split one 5 ms slice between them (src/interpreter/runtime.ts, TIME_SLICE_MS, at least 0.5 ms each), so timers and " +
+      "split one 5 ms slice between them (src/interpreter/runtime.ts, TIME_SLICE_MS, at least 0.5 ms each; a new execution starts with 0.5 ms), so timers and " +
       "I/O are served about every 5 ms for up to 10 scripts. (With an 8 ms slice for each script, 8 scripts " +
       "gave a p99 of 195 ms here.) The idle row is the machine's own noise (other jobs share " +
       "the 2 cores): it inflates every p99 and max here; the p50s show the trend.",

@@ -173,6 +173,10 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   if (workspace) modules.set("workspace", () => moduleFrom("workspace", workspaceModule(workspace)));
   const hosts = new Map<string, HostObject>();
   for (const [name, methods] of Object.entries(options.hosts ?? {})) hosts.set(name, new HostObject(name, new Map(Object.entries(methods))));
+  const globals = new Globals();
+  for (const [name, host] of hosts) globals.set(name, host);
+  if (!globals.has("env")) globals.set("env", scriptEnv(options.env ?? {}));
+  // Counted as sharing the CPU from here until rt.finish() in the finally below.
   const rt = new Runtime({
     budget,
     builtins: BUILTINS,
@@ -182,9 +186,6 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
     deadline: started + executionMs(limits),
   });
 
-  const globals = new Globals();
-  for (const [name, host] of hosts) globals.set(name, host);
-  if (!globals.has("env")) globals.set("env", scriptEnv(options.env ?? {}));
   let frame: Frame | null = null;
   let timer: NodeJS.Timeout | undefined;
   // Removed when the execution ends: a long-lived signal must not keep finished executions alive.
@@ -219,6 +220,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   } finally {
     clearTimeout(timer);
     if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+    rt.finish();
   }
 }
 

@@ -41,17 +41,17 @@ export const RECURSION_LIMIT = 1000;
 const STACK_SLICE = 48;
 /**
  * How long the interpreter runs before letting the event loop serve others. The slice is shared:
- * executions that are ready to run split it, so that however many CPU-bound scripts run at once,
- * the event loop still gets a turn about every TIME_SLICE_MS (each script at least MIN_SLICE_MS).
+ * the executions that can run split it, so that however many CPU-bound scripts run at once, the
+ * event loop still gets a turn about every TIME_SLICE_MS (each script at least MIN_SLICE_MS).
  */
 const TIME_SLICE_MS = 5;
 const MIN_SLICE_MS = 0.5;
-/** Executions of this process that gave the event loop a turn and wait to continue. */
-let waitingToResume = 0;
+/** Executions of this process that can use the CPU: started, not finished, not waiting on a tool. */
+let runnable = 0;
 
-/** When a slice starting now ends, given how many other executions wait for theirs. */
+/** When a slice starting now ends, given how many executions share the CPU. */
 function sliceEndFromNow(): number {
-  return performance.now() + Math.max(MIN_SLICE_MS, TIME_SLICE_MS / (waitingToResume + 1));
+  return performance.now() + Math.max(MIN_SLICE_MS, TIME_SLICE_MS / Math.max(1, runnable));
 }
 
 export interface RuntimeOptions {
@@ -81,6 +81,9 @@ export class Runtime implements NativeContext {
   private jsDepth = 0;
   /** Inside a native's synchronous callback: nothing may suspend there. */
   private syncOnly = 0;
+  /** Tool calls in flight; while there are any, this execution does not count as runnable. */
+  private hostCallsInFlight = 0;
+  private counted = false;
 
   constructor(options: RuntimeOptions) {
     this.budget = options.budget;
@@ -89,7 +92,21 @@ export class Runtime implements NativeContext {
     this.hosts = options.hosts;
     this.signal = options.signal;
     this.deadline = options.deadline;
-    this.sliceEnd = sliceEndFromNow();
+    this.setRunnable(true);
+    // A short first slice: executions that start in the same turn (a burst of requests) would
+    // otherwise each take a slice sized for fewer than will be running.
+    this.sliceEnd = performance.now() + MIN_SLICE_MS;
+  }
+
+  /** The execution has ended: it no longer shares the CPU. */
+  finish(): void {
+    this.setRunnable(false);
+  }
+
+  private setRunnable(on: boolean): void {
+    if (on === this.counted) return;
+    this.counted = on;
+    runnable += on ? 1 : -1;
   }
 
   // ---------------------------------------------------------------- time
@@ -118,10 +135,8 @@ export class Runtime implements NativeContext {
   /** Gives the event loop a turn; the returned Pending settles when this execution may continue. */
   yieldNow(): Pending {
     this.yieldDue = false;
-    waitingToResume++;
     return new Pending(
       new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        waitingToResume--;
         this.sliceEnd = sliceEndFromNow();
         this.checkClock();
       }),
@@ -369,13 +384,17 @@ export class Runtime implements NativeContext {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new PyException(EXC.TimeoutError, [`${callable.host.name}.${callable.method} timed out after ${limits.tool_execution_timeout} s`])), timeoutMs);
     });
-    const call = Promise.race([method(positional, keywords, { budget: this.budget }), timeout]).finally(() => clearTimeout(timer));
+    if (++this.hostCallsInFlight === 1) this.setRunnable(false);
+    const call = Promise.race([method(positional, keywords, { budget: this.budget }), timeout]).finally(() => {
+      clearTimeout(timer);
+      if (--this.hostCallsInFlight === 0) this.setRunnable(true);
+      this.sliceEnd = sliceEndFromNow();
+    });
     return new Pending(
       call.then(
         (result) => {
           record.ok = true;
           record.duration_seconds = (performance.now() - started) / 1000;
-          this.sliceEnd = sliceEndFromNow();
           return fromHost(result, limits, this.budget);
         },
         (error: unknown) => {
