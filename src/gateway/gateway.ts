@@ -54,6 +54,8 @@ export interface Caller {
   /** client name -> tools_to_execute-style list. */
   grants: ReadonlyMap<string, readonly string[]> | null;
   label: string;
+  /** The virtual key's id (what an MCP session is bound to: a key keeps it when renamed); none without a key. */
+  keyId?: string;
 }
 
 export const UNRESTRICTED: Caller = { grants: null, label: "-" };

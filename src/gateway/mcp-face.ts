@@ -68,7 +68,7 @@ export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (requ
     const sessionId = Array.isArray(id) ? id[0] : id;
     let session = sessionId ? sessions.get(sessionId) : undefined;
     const caller = callerOf(request);
-    if (session && session.owner !== caller.label) {
+    if (session && session.owner !== ownerOf(caller)) {
       return reply.code(403).send({ jsonrpc: "2.0", error: { code: -32001, message: "this MCP session was opened with a different virtual key" }, id: null });
     }
     if (!session) {
@@ -76,7 +76,7 @@ export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (requ
         return reply.code(404).send({ jsonrpc: "2.0", error: { code: -32001, message: "unknown or expired MCP session; initialize a new one" }, id: null });
       }
       const server = makeServer(gateway, caller);
-      const owner = caller.label;
+      const owner = ownerOf(caller);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => {
@@ -112,4 +112,9 @@ export async function serveStdio(gateway: Gateway): Promise<void> {
   await server.connect(transport);
   await closed;
   stop();
+}
+
+/** Who an MCP session belongs to: the key's id (names change), or "-" without a key. */
+function ownerOf(caller: Caller): string {
+  return caller.keyId === undefined ? "-" : `key:${caller.keyId}`;
 }

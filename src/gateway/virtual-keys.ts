@@ -191,6 +191,7 @@ export class KeyRing extends EventEmitter {
  */
 export function callerForKey(ring: KeyRing, key: VirtualKey): Caller {
   return {
+    keyId: key.id,
     get label() {
       return ring.get(key.id)?.name ?? key.name;
     },

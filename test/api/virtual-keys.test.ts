@@ -374,6 +374,18 @@ describe("/mcp with callerOf", () => {
     }
   });
 
+  it("keeps a session bound to its key when the key is renamed", async () => {
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: asNarrow } }));
+    try {
+      keys.put({ ...NARROW, name: "narrow-renamed" });
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("plain-echo");
+    } finally {
+      keys.put(NARROW);
+      await client.close();
+    }
+  });
+
   it("refuses an unknown key with 401", async () => {
     const res = await fetch(url, {
       method: "POST",
