@@ -15,6 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "../grammar/parse.js";
 import { execute, type SandboxResult } from "../src/interpreter/execute.js";
+import { splitStarlark } from "../test/grammar/corpus.js";
 import { cpython } from "../test/interpreter/cpython.js";
 import { writeSection } from "./results.js";
 
@@ -57,43 +58,16 @@ export function conformanceDir(): string {
 
 // ------------------------------------------------------------------ reading the suites
 
-/**
- * Starlark files: chunks separated by `---` lines; `code ### expectation` keeps the code and
- * sets the chunk's expected error. Untagged and `go:` expectations are ours (the README's policy).
- */
+/** Starlark files: `---`-separated chunks, read as the grammar tests read them (test/grammar/corpus.ts). */
 export function starlarkCases(dir = conformanceDir()): Case[] {
   const root = join(dir, "starlark", "testdata");
   const cases: Case[] = [];
   for (const impl of readdirSync(root).sort()) {
     for (const name of readdirSync(join(root, impl)).filter((n) => n.endsWith(".star")).sort()) {
-      const lines = readFileSync(join(root, impl, name), "utf8").split("\n");
-      let start = 0;
-      let code: string[] = [];
-      let pattern: string | null = null;
-      const flush = () => {
-        const expect: Expectation = pattern === null ? { kind: "ok" } : { kind: "error-text", pattern };
-        cases.push({ file: `${impl}/${name}`, line: start + 1, source: code.join("\n") + "\n", expect });
-        code = [];
-        pattern = null;
-      };
-      lines.forEach((line, i) => {
-        if (line.trimEnd() === "---") {
-          flush();
-          start = i + 1;
-          return;
-        }
-        const at = line.indexOf("###");
-        if (at < 0) {
-          code.push(line);
-          return;
-        }
-        const expectation = line.slice(at + 3).trim();
-        const tag = /^(go|java|rust):/.exec(expectation);
-        if (!tag) pattern = expectation;
-        else if (tag[1] === "go") pattern = expectation.slice(3).trim();
-        code.push(line.slice(0, at).trimEnd());
-      });
-      flush();
+      for (const chunk of splitStarlark(readFileSync(join(root, impl, name), "utf8"))) {
+        const expect: Expectation = chunk.expectedError === null ? { kind: "ok" } : { kind: "error-text", pattern: chunk.expectedError };
+        cases.push({ file: `${impl}/${name}`, line: chunk.line, source: chunk.source, expect });
+      }
     }
   }
   return cases;

@@ -165,18 +165,7 @@ class Printer {
   }
 
   private reprInner(v: Value): string {
-    switch (typeof v) {
-      case "string":
-        return strRepr(v);
-      case "number":
-        return String(v);
-      case "bigint":
-        return v.toString();
-      case "boolean":
-        return v ? "True" : "False";
-    }
-    if (v === null) return "None";
-    if (v instanceof PyFloat) return floatRepr(v.v);
+    if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v)!;
     if (v instanceof PyList) return this.container(v, "[", "]", () => v.items.map((x) => this.repr(x)));
     if (v instanceof PyTuple) {
       if (v.items.length === 1) return this.container(v, "(", ",)", () => [this.repr(v.items[0]!)]);

@@ -34,33 +34,45 @@ export function starlarkChunks(): Chunk[] {
   const chunks: Chunk[] = [];
   for (const impl of readdirSync(root).sort()) {
     for (const f of readdirSync(join(root, impl)).filter((n) => n.endsWith(".star")).sort()) {
-      const lines = readFileSync(join(root, impl, f), "utf8").split("\n");
-      let start = 0;
-      let current: string[] = [];
-      let expected: string | null = null;
-      const flush = () => {
-        chunks.push({ name: `starlark/${impl}/${f}:${start + 1}`, source: current.join("\n") + "\n", expectedError: expected });
-        current = [];
-        expected = null;
-      };
-      lines.forEach((line, i) => {
-        if (line.trimEnd() === "---") {
-          flush();
-          start = i + 1;
-          return;
-        }
-        const at = line.indexOf("###");
-        if (at >= 0) {
-          const expectation = line.slice(at + 3).trim();
-          const tagged = /^(go|java|rust):/.exec(expectation);
-          if (!tagged || tagged[1] === "go") expected = tagged ? expectation.slice(3).trim() : expectation;
-          current.push(line.slice(0, at).trimEnd());
-        } else {
-          current.push(line);
-        }
-      });
-      flush();
+      for (const chunk of splitStarlark(readFileSync(join(root, impl, f), "utf8"))) {
+        chunks.push({ name: `starlark/${impl}/${f}:${chunk.line}`, source: chunk.source, expectedError: chunk.expectedError });
+      }
     }
   }
+  return chunks;
+}
+
+/**
+ * One Starlark test file's chunks: separated by `---` lines; `code ### expectation` keeps the code
+ * and sets the chunk's expected error. Untagged and `go:` expectations are ours (the suite README's
+ * policy); `java:` and `rust:` ones are ignored. `line` is the chunk's first line (1-based).
+ */
+export function splitStarlark(text: string): { line: number; source: string; expectedError: string | null }[] {
+  const chunks: { line: number; source: string; expectedError: string | null }[] = [];
+  let start = 0;
+  let current: string[] = [];
+  let expected: string | null = null;
+  const flush = () => {
+    chunks.push({ line: start + 1, source: current.join("\n") + "\n", expectedError: expected });
+    current = [];
+    expected = null;
+  };
+  text.split("\n").forEach((line, i) => {
+    if (line.trimEnd() === "---") {
+      flush();
+      start = i + 1;
+      return;
+    }
+    const at = line.indexOf("###");
+    if (at >= 0) {
+      const expectation = line.slice(at + 3).trim();
+      const tagged = /^(go|java|rust):/.exec(expectation);
+      if (!tagged || tagged[1] === "go") expected = tagged ? expectation.slice(3).trim() : expectation;
+      current.push(line.slice(0, at).trimEnd());
+    } else {
+      current.push(line);
+    }
+  });
+  flush();
   return chunks;
 }

@@ -1,6 +1,6 @@
 // MCP clients: the table of upstream servers, and the sheet to add or edit one.
 import { api, type Client } from "./api";
-import { clearErrors, field, fill, h, linesOf, showError } from "./dom";
+import { actionButton, clearErrors, field, fill, h, linesOf, showError } from "./dom";
 import { openSheet } from "./sheet";
 import { toolPicker } from "./tool-picker";
 
@@ -39,23 +39,7 @@ export function clientsPage(root: HTMLElement): () => void {
 }
 
 function row(c: Client, refresh: () => Promise<void>, status: HTMLElement): HTMLElement {
-  const act = (label: string, run: () => Promise<unknown>) =>
-    h(
-      "button.small",
-      {
-        type: "button",
-        onclick: async () => {
-          status.textContent = "";
-          try {
-            await run();
-          } catch (e) {
-            status.textContent = (e as Error).message;
-          }
-          await refresh();
-        },
-      },
-      label,
-    );
+  const act = (label: string, run: () => Promise<unknown>) => actionButton(label, run, refresh, status);
   const where = c.connection_type === "stdio" ? [c.stdio_config?.command, ...(c.stdio_config?.args ?? [])].join(" ") : (c.connection_string ?? "");
   return h(
     "tr",

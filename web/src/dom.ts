@@ -101,3 +101,23 @@ export function linesOf(text: string): string[] {
 export function formatDuration(seconds: number): string {
   return seconds < 1 ? `${Math.round(seconds * 1000)} ms` : `${seconds.toFixed(2)} s`;
 }
+
+/** A row's small button: runs `run`, shows its error in `status`, then refreshes the table. */
+export function actionButton(label: string, run: () => Promise<unknown>, refresh: () => Promise<void>, status: HTMLElement): HTMLElement {
+  return h(
+    "button.small",
+    {
+      type: "button",
+      onclick: async () => {
+        status.textContent = "";
+        try {
+          await run();
+        } catch (e) {
+          status.textContent = (e as Error).message;
+        }
+        await refresh();
+      },
+    },
+    label,
+  );
+}

@@ -1,6 +1,6 @@
 // Virtual keys: create one, grant it tools per client, revoke (deactivate) or delete it.
 import { api, type Client, type VirtualKey } from "./api";
-import { clearErrors, field, fill, h, showError } from "./dom";
+import { actionButton, clearErrors, field, fill, h, showError } from "./dom";
 import { openSheet } from "./sheet";
 import { toolPicker, type ToolPicker } from "./tool-picker";
 
@@ -28,23 +28,7 @@ export function keysPage(root: HTMLElement): () => void {
 
 function row(k: VirtualKey, refresh: () => Promise<void>, status: HTMLElement): HTMLElement {
   const path = `/api/governance/virtual-keys/${encodeURIComponent(k.id)}`;
-  const act = (label: string, run: () => Promise<unknown>) =>
-    h(
-      "button.small",
-      {
-        type: "button",
-        onclick: async () => {
-          status.textContent = "";
-          try {
-            await run();
-          } catch (e) {
-            status.textContent = (e as Error).message;
-          }
-          await refresh();
-        },
-      },
-      label,
-    );
+  const act = (label: string, run: () => Promise<unknown>) => actionButton(label, run, refresh, status);
   return h(
     "tr",
     { dataset: { key: k.name } },
