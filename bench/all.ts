@@ -1,13 +1,12 @@
 // Every benchmark, one after the other (never two at once: they would measure each other), each
 // writing its own section of bench/RESULTS.md; then a section listing what ran, how long it took
-// and what failed or was skipped.
+// and what failed.
 //
 //   npm run bench          the full runs
 //   npm run bench:quick    the same benches with --quick (short runs; their sections say so)
 //
 // A bench that fails does not stop the others; the runner exits with 1 when any failed.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { writeSection } from "./results.js";
@@ -17,8 +16,6 @@ const QUICK = process.argv.includes("--quick");
 interface Bench {
   file: string;
   about: string;
-  /** Absent benches (built from another branch) are skipped with a note instead of failing. */
-  optional?: boolean;
 }
 
 const BENCHES: Bench[] = [
@@ -29,7 +26,8 @@ const BENCHES: Bench[] = [
   { file: "tokens.js", about: "token footprint of whole tasks, classic vs code mode" },
   { file: "latency.js", about: "end-to-end latency through the gateway" },
   { file: "load.js", about: "load, fairness and memory" },
-  { file: "interpreter.js", about: "interpreter speed against CPython, Monty and Pyodide", optional: true },
+  { file: "interpreter.js", about: "interpreter speed against CPython, Monty and Pyodide" },
+  { file: "tensor.js", about: "tensor payloads against the same numbers as zstd+json" },
 ];
 
 interface Outcome {
@@ -44,12 +42,6 @@ for (const bench of BENCHES) {
   const path = fileURLToPath(new URL(`./${bench.file}`, import.meta.url));
   const args = [...(QUICK ? ["--quick"] : []), "--write"];
   const command = `node dist/bench/${bench.file} ${args.join(" ")}`;
-  if (!existsSync(path)) {
-    const note = `skipped: dist/bench/${bench.file} is not built on this branch`;
-    console.log(`\n=== ${bench.file}: ${note}`);
-    outcomes.push({ bench, command, status: bench.optional ? note : `FAILED (${note})`, seconds: 0 });
-    continue;
-  }
   console.log(`\n=== ${command}  (${bench.about})`);
   const start = performance.now();
   const run = spawnSync(process.execPath, [path, ...args], { stdio: "inherit" });
