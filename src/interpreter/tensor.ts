@@ -19,7 +19,7 @@ import { pyError } from "./errors.js";
 import type { NativeContext } from "./native.js";
 import { DONE, PyBoundMethod } from "./objects.js";
 import { sliceIndices } from "./strings.js";
-import { normInt, PyFloat, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
+import { normInt, PyFloat, PyList, PyObject, PyTuple, truthy, typeName, type Value } from "./values.js";
 
 export type DType = "float32" | "float64" | "float16" | "bfloat16" | "int64" | "int32" | "int16" | "int8" | "uint8" | "bool";
 
@@ -172,6 +172,13 @@ export class Tensor extends PyObject {
       k += size;
     }
     return out;
+  }
+
+  /** `bool(t)`, `if t:`: as torch, only a tensor of exactly one element has a truth value. */
+  pyBool(): boolean {
+    const n = this.numel;
+    if (n !== 1) throw pyError("RuntimeError", `Boolean value of Tensor with ${n === 0 ? "no values" : "more than one value"} is ambiguous`);
+    return truthy(this.element(this.indices().next().value as number));
   }
 
   /** `t[i]` along the first dimension: a view, or the element itself for a 1-d tensor. */

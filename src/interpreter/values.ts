@@ -275,6 +275,8 @@ export function truthy(v: Value): boolean {
   if (v instanceof PyTuple) return v.items.length > 0;
   if (v instanceof PyBytes) return v.bytes.length > 0;
   if (v instanceof PyRange) return v.length > 0;
+  // Values defined elsewhere that decide their own truth (a Tensor).
+  if (typeof (v as { pyBool?: unknown }).pyBool === "function") return (v as unknown as { pyBool(): boolean }).pyBool();
   return true;
 }
 

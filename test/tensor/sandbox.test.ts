@@ -66,6 +66,16 @@ describe("a Tensor in a script", () => {
     expect(r.error).toMatchObject({ type: "ValueError", message: "a Tensor with 4 elements cannot be converted to Scalar" });
   });
 
+  it("has a truth value only with exactly one element, as torch", async () => {
+    const one = await run("bool_4", "RESULT = [bool(t[0:1]), bool(t[1:2]), 'yes' if t[2:3] else 'no', 'yes' if t[3:] else 'no']");
+    expect(one.result).toEqual([true, false, "yes", "no"]);
+    const many = await run("int64_2x3", "if t:\n    pass");
+    expect(many.error?.type).toBe("RuntimeError");
+    expect(many.error?.message).toBe("Boolean value of Tensor with more than one value is ambiguous");
+    const none = await run("int64_2x3", "RESULT = bool(t[2:])");
+    expect(none.error?.message).toBe("Boolean value of Tensor with no values is ambiguous");
+  });
+
   it("reports bad indexing like torch", async () => {
     expect((await run("int32_4", "t[4]")).error).toMatchObject({ type: "IndexError", message: "index 4 is out of bounds for dimension 0 with size 4" });
     expect((await run("int32_4", "t[0, 0]")).error).toMatchObject({ type: "IndexError", message: "too many indices for tensor of dimension 1" });
