@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { hasTensorFixtures, TENSOR_FIXTURES as FIXTURES } from "../tensor/fixtures.js";
 
 const BIN = fileURLToPath(new URL("../../dist/src/cli/exec.js", import.meta.url));
 const TENSOR_SERVER = fileURLToPath(new URL("../../dist/test/fixtures/tensor-server.js", import.meta.url));
-const FIXTURES = fileURLToPath(new URL("../../../shared/fixtures/tensors/", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cme-script-"));
 
 function run(args: string[], input?: string) {
@@ -58,7 +58,7 @@ describe("code-mode-exec with arguments, env and a workspace", () => {
     expect(run(["-c", "1", "--workspace", dir, "--workspace-max-write-bytes", "-3"]).code).toBe(2);
   });
 
-  it("decodes tensor fields of a configured server and returns a tensor in RESULT as its wire payload", () => {
+  it.skipIf(!hasTensorFixtures)("decodes tensor fields of a configured server and returns a tensor in RESULT as its wire payload", () => {
     const config = join(dir, "tensors.json");
     writeFileSync(
       config,

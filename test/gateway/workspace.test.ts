@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseGatewayConfig } from "../../src/gateway/config-file.js";
 import { DEFAULT_SETTINGS, Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
+import { hasTensorFixtures, TENSOR_FIXTURES as FIXTURES } from "../tensor/fixtures.js";
 
 const SERVER = fileURLToPath(new URL("../../dist/test/fixtures/tensor-server.js", import.meta.url));
-const FIXTURES = fileURLToPath(new URL("../../../shared/fixtures/tensors/", import.meta.url));
 
 describe("workspace_root in config.json", () => {
   it("is off by default", () => {
@@ -69,7 +69,7 @@ describe("executeToolScript", () => {
     expect(plain.listTools(UNRESTRICTED).map((t) => t.name)).not.toContain("executeToolScript");
   });
 
-  it("runs a .py file of the workspace with its arguments, answering like executeToolCode", async () => {
+  it.skipIf(!hasTensorFixtures)("runs a .py file of the workspace with its arguments, answering like executeToolCode", async () => {
     const events: unknown[] = [];
     gateway.on("execution", (e) => events.push(e));
     const out = await gateway.callTool("executeToolScript", { path: "jobs/stats.py", args: ["int32_4"] }, UNRESTRICTED);

@@ -1,7 +1,5 @@
 // Tensor fields of real MCP tool results (test/fixtures/tensor-server.ts, built to dist/ by
 // `npm test`), decoded by the bridge wherever the outputSchema marks them, and sent back out.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHosts } from "../../src/codemode/bridge.js";
@@ -11,12 +9,11 @@ import { DEFAULT_LIMITS, type Limits } from "../../src/interpreter/budget.js";
 import { execute } from "../../src/interpreter/execute.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 import { UpstreamManager } from "../../src/upstream/manager.js";
+import { hasTensorFixtures, TENSOR_FIXTURES as FIXTURES, wireOf } from "./fixtures.js";
 
 const SERVER = fileURLToPath(new URL("../../dist/test/fixtures/tensor-server.js", import.meta.url));
-const FIXTURES = fileURLToPath(new URL("../../../shared/fixtures/tensors/", import.meta.url));
-const wireOf = (name: string) => readFileSync(join(FIXTURES, `${name}.wire.txt`), "utf8");
 
-describe("tensor fields through the bridge", () => {
+describe.skipIf(!hasTensorFixtures)("tensor fields through the bridge", () => {
   const manager = new UpstreamManager({ connectTimeoutMs: 10_000, backoffMs: { initial: 100, max: 400 } });
 
   beforeAll(async () => {

@@ -1,14 +1,10 @@
 // Tensors inside scripts: what a script can read of them, and how they leave in RESULT. A host
 // method hands the script a decoded fixture, as the bridge does for a media field.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { decodeTensor, encodeTensors } from "../../src/codemode/tensor/codec.js";
 import { execute } from "../../src/interpreter/execute.js";
+import { hasTensorFixtures, wireOf } from "./fixtures.js";
 
-const FIXTURES = fileURLToPath(new URL("../../../shared/fixtures/tensors/", import.meta.url));
-const wireOf = (name: string) => readFileSync(join(FIXTURES, `${name}.wire.txt`), "utf8");
 
 /** Runs `code` with `t` bound to fixture `name` (through a host call, as a tool result). */
 function run(name: string, code: string, limits = {}) {
@@ -16,7 +12,7 @@ function run(name: string, code: string, limits = {}) {
   return execute(`t = fx.get()\n${code}`, { hosts, limits, finalizeResult: encodeTensors });
 }
 
-describe("a Tensor in a script", () => {
+describe.skipIf(!hasTensorFixtures)("a Tensor in a script", () => {
   it("has a shape, a dtype, a length and its values as lists", async () => {
     const r = await run("int64_2x3", "RESULT = [t.shape, t.dtype, len(t), t.ndim, t.numel(), t.tolist()]");
     expect(r.error).toBeNull();
@@ -101,7 +97,7 @@ describe("a Tensor in a script", () => {
   });
 });
 
-describe("a Tensor in RESULT", () => {
+describe.skipIf(!hasTensorFixtures)("a Tensor in RESULT", () => {
   it("goes out as the very wire payload it came in as", async () => {
     const r = await run("bfloat16_4", "RESULT = {'x': t, 'xs': [t, 1]}");
     expect(r.error).toBeNull();
