@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Budget, DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
 import { execute } from "../../src/interpreter/execute.js";
 import { formatValue } from "../../src/interpreter/format.js";
+import { lessThan } from "../../src/interpreter/methods/containers.js";
 import { cmp, compare } from "../../src/interpreter/ops.js";
 import { floatRepr } from "../../src/interpreter/repr.js";
 import { PyFloat, PyTuple } from "../../src/interpreter/values.js";
@@ -201,6 +202,56 @@ describe("sorting by tuples of ints", () => {
       const slow = new Budget(DEFAULT_LIMITS);
       const expected = compare("<", a, b, slow) ? -1 : compare("<", b, a, slow) ? 1 : 0;
       expect([cmp(a, b, fast), fast.steps]).toEqual([expected, slow.steps]);
+    }
+  });
+});
+
+describe("sorting by ints, strs and tuples of ints", () => {
+  it("gives CPython's order, stable, ascending and descending, packed or not", async () => {
+    const source = `
+small = [(i * 7919) % 101 - 50 for i in range(300)]
+wide = [(i * 2654435761) % 2**52 - 2**51 for i in range(300)] + [2**53 - 1, -(2**53 - 1)]
+choices = ["b", "a", "ab", "é", "", "aa" * 40]
+words = [choices[(i * 31) % 7 % 6] for i in range(200)]
+RESULT = [
+    sorted(range(300), key=lambda i: small[i]),
+    sorted(range(300), key=lambda i: small[i], reverse=True),
+    sorted(range(302), key=lambda i: wide[i]),
+    sorted(range(302), key=lambda i: wide[i], reverse=True),
+    sorted(range(200), key=lambda i: words[i]),
+    sorted(range(200), key=lambda i: (small[i] % 3, -small[i] % 4), reverse=True),
+    sorted(small), sorted([5]), sorted([]), sorted([True, 0, 2, False, -1]),
+]
+`;
+    const expected = cpython(`import json\n${source}\nprint(json.dumps(RESULT))`, null);
+    expect(await result(source)).toEqual(expected);
+  });
+
+  it("keep CPython's errors for mixed keys and raising key functions", async () => {
+    const mixed = await execute("RESULT = sorted([3, 1, 'a', 2])");
+    expect([mixed.error?.type, mixed.error?.message]).toEqual(["TypeError", "'<' not supported between instances of 'str' and 'int'"]);
+    const tuples = await execute("RESULT = sorted([(1, 2), (1, 'x')])");
+    expect(tuples.error?.message).toBe("'<' not supported between instances of 'str' and 'int'");
+    const raising = await execute("xs = [3, 0, 1]\ntry:\n    xs.sort(key=lambda x: 1 // x)\nexcept ZeroDivisionError:\n    pass\nRESULT = xs");
+    expect(raising.result).toEqual([3, 0, 1]);
+  });
+
+  it("compare str and int-tuple keys as compare does, step for step", () => {
+    let seed = 5;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % n;
+    const strs: string[] = Array.from({ length: 40 }, () => "x".repeat(random(3) * 64) + "ab".slice(random(3)));
+    const tuples = Array.from({ length: 40 }, () => new PyTuple(Array.from({ length: random(4) }, () => random(3) - 1)));
+    for (const keys of [strs, tuples]) {
+      const fast = testContext();
+      const lt = lessThan(fast, keys);
+      const slow = new Budget(DEFAULT_LIMITS);
+      for (let a = 0; a < keys.length; a++) {
+        for (let b = 0; b < keys.length; b++) {
+          expect(lt(a, b)).toBe(compare("<", keys[a]!, keys[b]!, slow));
+          expect(fast.budget.steps).toBe(slow.steps);
+        }
+      }
+      expect(slow.steps).toBeGreaterThan(0);
     }
   });
 });

@@ -23,18 +23,89 @@ export function sortValues(ctx: NativeContext, items: Value[], key: Value, rever
   const n = items.length;
   ctx.budget.step(n > 1 ? Math.ceil(n * Math.log2(n)) : 1);
   const keys = key === null ? items : items.map((item) => ctx.call(key, [item]));
+  const ints = intOrder(keys, reverse);
+  if (ints) return Array.from(ints, (i) => items[i]!);
   const order = items.map((_, i) => i);
   // CPython sorts a reversed list and reverses the result: equal items keep their order.
   if (reverse) order.reverse();
-  const lt = (a: number, b: number): boolean => {
-    const x = keys[a]!;
-    const y = keys[b]!;
-    return typeof x === "number" && typeof y === "number" ? x < y : compare("<", x, y, ctx.budget);
-  };
-  timsort(order, lt);
+  timsort(order, lessThan(ctx, keys));
   if (reverse) order.reverse();
   return order.map((i) => items[i]!);
 }
+
+/**
+ * The stable order of `keys` when all are ints (which compare without charging a step): every
+ * stable sort gives the same order, so this one need not be CPython's. When the keys' span times
+ * their count fits a double's 53 bits, each key becomes `(key - min) * n + index` and the
+ * doubles sort natively; otherwise the indices sort by key, then index. Null when a key is no int.
+ */
+function intOrder(keys: Value[], reverse: boolean): Uint32Array | number[] | null {
+  const n = keys.length;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    if (typeof k !== "number") return null;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  if (n < 2) return keys.map((_, i) => i);
+  if ((max - min + 1) * n <= Number.MAX_SAFE_INTEGER) {
+    // Descending, equal keys keep their order: the key measured from the maximum instead.
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const k = keys[i] as number;
+      packed[i] = (reverse ? max - k : k - min) * n + i;
+    }
+    packed.sort();
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = packed[i]! % n;
+    return order;
+  }
+  const nums = keys as number[];
+  const order = keys.map((_, i) => i);
+  // Distinct ints never differ by 0 in floating point, so the sign of a difference is exact.
+  order.sort(reverse ? (a, b) => nums[b]! - nums[a]! || a - b : (a, b) => nums[a]! - nums[b]! || a - b);
+  return order;
+}
+
+/**
+ * `keys[a] < keys[b]` for the sort, charging the budget as `compare` does: specialized when all
+ * keys are strs without surrogates, or tuples of ints, the common keys with a step cost.
+ */
+export function lessThan(ctx: NativeContext, keys: Value[]): (a: number, b: number) => boolean {
+  const budget = ctx.budget;
+  if (keys.every((k) => typeof k === "string" && !SURROGATE.test(k))) {
+    const strs = keys as string[];
+    return (a, b) => {
+      const x = strs[a]!;
+      const y = strs[b]!;
+      budget.step(Math.min(x.length, y.length) >> 6);
+      return x < y;
+    };
+  }
+  if (keys.every((k) => k instanceof PyTuple && k.items.every((e) => typeof e === "number"))) {
+    const tuples = keys.map((k) => (k as PyTuple).items as number[]);
+    // compareSequences: a step per element looked at, up to the first that differs.
+    return (a, b) => {
+      const x = tuples[a]!;
+      const y = tuples[b]!;
+      const m = Math.min(x.length, y.length);
+      for (let i = 0; i < m; i++) {
+        budget.step(1);
+        if (x[i] !== y[i]) return x[i]! < y[i]!;
+      }
+      return x.length < y.length;
+    };
+  }
+  return (a, b) => {
+    const x = keys[a]!;
+    const y = keys[b]!;
+    return typeof x === "number" && typeof y === "number" ? x < y : compare("<", x, y, budget);
+  };
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** The `reverse=` of sort and sorted: an int or a bool, as CPython requires. */
 export function reverseArg(v: Value | undefined): boolean {
