@@ -24,7 +24,11 @@ export function sortValues(ctx: NativeContext, items: Value[], key: Value, rever
   ctx.budget.step(n > 1 ? Math.ceil(n * Math.log2(n)) : 1);
   const keys = key === null ? items : items.map((item) => ctx.call(key, [item]));
   const ints = intOrder(keys, reverse);
-  if (ints) return Array.from(ints, (i) => items[i]!);
+  if (ints) {
+    const out: Value[] = [];
+    for (let i = 0; i < n; i++) out.push(items[ints[i]!]!);
+    return out;
+  }
   const order = items.map((_, i) => i);
   // CPython sorts a reversed list and reverses the result: equal items keep their order.
   if (reverse) order.reverse();
@@ -39,7 +43,7 @@ export function sortValues(ctx: NativeContext, items: Value[], key: Value, rever
  * their count fits a double's 53 bits, each key becomes `(key - min) * n + index` and the
  * doubles sort natively; otherwise the indices sort by key, then index. Null when a key is no int.
  */
-function intOrder(keys: Value[], reverse: boolean): Uint32Array | number[] | null {
+function intOrder(keys: Value[], reverse: boolean): Float64Array | number[] | null {
   const n = keys.length;
   let min = Infinity;
   let max = -Infinity;
@@ -58,9 +62,8 @@ function intOrder(keys: Value[], reverse: boolean): Uint32Array | number[] | nul
       packed[i] = (reverse ? max - k : k - min) * n + i;
     }
     packed.sort();
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = packed[i]! % n;
-    return order;
+    for (let i = 0; i < n; i++) packed[i] = packed[i]! % n;
+    return packed;
   }
   const nums = keys as number[];
   const order = keys.map((_, i) => i);
