@@ -191,6 +191,47 @@ function evalAll(exprs: Expr[], f: Frame, from = 0, out: Value[] = []): Value[] 
   return out;
 }
 
+/**
+ * evalAll for the items of a display, in an array of exactly their number. An array filled by
+ * push keeps room for 17 items: every small tuple or list made that way would carry it for its
+ * whole life, and the collector copy it (the pairs a loop collects, the keys of a sort).
+ */
+function exactly(exprs: Expr[]): (f: Frame) => Value[] | Pending {
+  switch (exprs.length) {
+    case 1: {
+      const [e0] = exprs as [Expr];
+      return (f) => {
+        const a = e0(f);
+        return isPending(a) ? a.then((x: Value) => [x]) : [a];
+      };
+    }
+    case 2: {
+      const [e0, e1] = exprs as [Expr, Expr];
+      return (f) => {
+        const a = e0(f);
+        if (isPending(a)) return a.then((x: Value) => then(e1(f), (y: Value) => [x, y]));
+        const b = e1(f);
+        if (isPending(b)) return b.then((y: Value) => [a, y]);
+        return [a, b];
+      };
+    }
+    case 3: {
+      const [e0, e1, e2] = exprs as [Expr, Expr, Expr];
+      return (f) => {
+        const a = e0(f);
+        if (isPending(a)) return a.then((x: Value) => then(evalAll([e1, e2], f), (rest: Value[]) => [x, ...rest]));
+        const b = e1(f);
+        if (isPending(b)) return b.then((y: Value) => then(e2(f), (z: Value) => [a, y, z]));
+        const c = e2(f);
+        if (isPending(c)) return c.then((z: Value) => [a, b, z]);
+        return [a, b, c];
+      };
+    }
+  }
+  const copy = (xs: Value[]): Value[] => xs.slice();
+  return (f) => then(evalAll(exprs, f), copy);
+}
+
 function runBlock(stmts: Stmt[], f: Frame, from: number): Completion | Pending {
   for (let i = from; i < stmts.length; i++) {
     const r = stmts[i]!(f);
@@ -1138,7 +1179,7 @@ class Compiler {
     const rt = this.rt;
     const hasStar = elts.some((e) => e.kind === "Starred");
     const exprs = elts.map((e) => this.expr(e.kind === "Starred" ? e.value : e, scope));
-    if (!hasStar) return (f) => evalAll(exprs, f);
+    if (!hasStar) return exactly(exprs);
     const starred = elts.map((e) => e.kind === "Starred");
     return (f) =>
       after2(evalAll(exprs, f) as Value[] | Pending as never, (values) => {

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { Budget, DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
-import { execute } from "../../src/interpreter/execute.js";
+import { execute, type Hosts } from "../../src/interpreter/execute.js";
 import { formatValue } from "../../src/interpreter/format.js";
 import { lessThan } from "../../src/interpreter/methods/containers.js";
 import { cmp, compare } from "../../src/interpreter/ops.js";
@@ -252,6 +252,56 @@ RESULT = [
         }
       }
       expect(slow.steps).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("tuple, list and set displays", () => {
+  // Built in arrays of their exact length (1, 2, 3 items by hand, more by copying).
+  const displays = (item: (i: number) => string) =>
+    [1, 2, 3, 4, 5].flatMap((n) => {
+      const items = Array.from({ length: n }, (_, i) => item(i)).join(", ");
+      return [`(${items},)`, `[${items}]`, `sorted({${items}})`];
+    });
+
+  it("give CPython's values, items evaluated left to right", async () => {
+    const source = `
+order = []
+def v(i):
+    order.append(i)
+    return i * 10
+RESULT = [${displays((i) => `v(${i})`).join(", ")}, order]
+`;
+    const expected = cpython(`import json\n${source}\nprint(json.dumps(RESULT))`, null);
+    expect(await result(source)).toEqual(expected);
+  });
+
+  it("resume in order when any item suspends on a tool call", async () => {
+    const log: string[] = [];
+    const hosts: Hosts = {
+      srv: {
+        echo: async (args) => {
+          log.push(`tool ${String(args[0])}`);
+          await new Promise((r) => setTimeout(r, 1));
+          return args[0];
+        },
+      },
+    };
+    for (let n = 1; n <= 5; n++) {
+      for (let at = 0; at < n; at++) {
+        log.length = 0;
+        const items = Array.from({ length: n }, (_, i) => (i === at ? `tool(${i})` : `note(${i})`)).join(", ");
+        const source = [
+          "def note(i):\n    seen.append(i)\n    return i",
+          "def tool(i):\n    r = srv.echo(i)\n    seen.append(i)\n    return r",
+          `seen = []\nRESULT = [(${items},), [${items}], seen]`,
+        ].join("\n");
+        const r = await execute(source, { hosts });
+        expect(r.error).toBeNull();
+        const values = Array.from({ length: n }, (_, i) => i);
+        expect(r.result).toEqual([values, values, [...values, ...values]]);
+        expect(log).toEqual([`tool ${at}`, `tool ${at}`]);
+      }
     }
   });
 });
