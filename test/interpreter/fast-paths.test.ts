@@ -207,15 +207,18 @@ describe("sorting by tuples of ints", () => {
 });
 
 describe("sorting by ints, strs and tuples of ints", () => {
-  it("gives CPython's order, stable, ascending and descending, packed or not", async () => {
+  it("gives CPython's order, stable, ascending and descending, counted, packed or neither", async () => {
     const source = `
 small = [(i * 7919) % 101 - 50 for i in range(300)]
+mid = [(i * 7919) % 100003 - 50000 for i in range(300)] + [7, 7, 7]
 wide = [(i * 2654435761) % 2**52 - 2**51 for i in range(300)] + [2**53 - 1, -(2**53 - 1)]
 choices = ["b", "a", "ab", "é", "", "aa" * 40]
 words = [choices[(i * 31) % 7 % 6] for i in range(200)]
 RESULT = [
     sorted(range(300), key=lambda i: small[i]),
     sorted(range(300), key=lambda i: small[i], reverse=True),
+    sorted(range(303), key=lambda i: mid[i]),
+    sorted(range(303), key=lambda i: mid[i], reverse=True),
     sorted(range(302), key=lambda i: wide[i]),
     sorted(range(302), key=lambda i: wide[i], reverse=True),
     sorted(range(200), key=lambda i: words[i]),

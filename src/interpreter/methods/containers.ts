@@ -39,8 +39,8 @@ export function sortValues(ctx: NativeContext, items: Value[], key: Value, rever
 
 /**
  * The stable order of `keys` when all are ints (which compare without charging a step): every
- * stable sort gives the same order, so this one need not be CPython's. When the keys' span times
- * their count fits a double's 53 bits, each key becomes `(key - min) * n + index` and the
+ * stable sort gives the same order, so this one need not be CPython's. A span of keys small beside
+ * their count is sorted by counting; when the span times the count fits a double's 53 bits, each key becomes `(key - min) * n + index` and the
  * doubles sort natively; otherwise the indices sort by key, then index. Null when a key is no int.
  */
 function intOrder(keys: Value[], reverse: boolean): Float64Array | number[] | null {
@@ -54,7 +54,9 @@ function intOrder(keys: Value[], reverse: boolean): Float64Array | number[] | nu
     if (k > max) max = k;
   }
   if (n < 2) return keys.map((_, i) => i);
-  if ((max - min + 1) * n <= Number.MAX_SAFE_INTEGER) {
+  const span = max - min + 1;
+  if (span <= 2 * n + 1024) return countingOrder(keys as number[], reverse ? max : min, reverse ? -1 : 1, span);
+  if (span * n <= Number.MAX_SAFE_INTEGER) {
     // Descending, equal keys keep their order: the key measured from the maximum instead.
     const packed = new Float64Array(n);
     for (let i = 0; i < n; i++) {
@@ -69,6 +71,20 @@ function intOrder(keys: Value[], reverse: boolean): Float64Array | number[] | nu
   const order = keys.map((_, i) => i);
   // Distinct ints never differ by 0 in floating point, so the sign of a difference is exact.
   order.sort(reverse ? (a, b) => nums[b]! - nums[a]! || a - b : (a, b) => nums[a]! - nums[b]! || a - b);
+  return order;
+}
+
+/**
+ * The stable order of int keys whose span is small beside their count: a counting sort on
+ * `(key - origin) * sign`, which runs from 0 to span - 1.
+ */
+function countingOrder(keys: number[], origin: number, sign: number, span: number): Float64Array {
+  const n = keys.length;
+  const starts = new Uint32Array(span + 1);
+  for (let i = 0; i < n; i++) starts[(keys[i]! - origin) * sign + 1]!++;
+  for (let b = 1; b <= span; b++) starts[b]! += starts[b - 1]!;
+  const order = new Float64Array(n);
+  for (let i = 0; i < n; i++) order[starts[(keys[i]! - origin) * sign]!++] = i;
   return order;
 }
 
