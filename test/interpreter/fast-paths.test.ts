@@ -308,3 +308,18 @@ RESULT = [${displays((i) => `v(${i})`).join(", ")}, order]
     }
   });
 });
+
+describe("split() of a long text", () => {
+  it("gives CPython's words when the same words recur (shared strings) and when they do not", async () => {
+    const source = `
+vocab = ["a", "ab", "ba", "aXb", "axb", "é", "\\U0001F600", "\\U0001F601x", "w" * 24, "w" * 25, "w" * 25 + "v", "0", "00", "1" * 3]
+seps = [" ", "  ", "\\t", "\\n", "\\u3000", "\\x1c", " \\r\\n "]
+text = "".join(vocab[(i * 7) % len(vocab)] + seps[(i * 3) % len(seps)] for i in range(3000))
+distinct = " ".join(str(i) for i in range(400))
+words = text.split()
+RESULT = [words, len(words), text.split(None, 2000)[-1][:40], distinct.split(), ("  " + text).split(maxsplit=5)[:6]]
+`;
+    const expected = cpython(`import json\n${source}\nprint(json.dumps(RESULT))`, null);
+    expect(await result(source)).toEqual(expected);
+  });
+});

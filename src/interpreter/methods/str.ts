@@ -431,6 +431,7 @@ function splitSepArg(v: Value | undefined): string | null {
 function splitSpaces(s: string, max: number): string[] {
   const out: string[] = [];
   const n = s.length;
+  const words = n >= 1024 ? new RecentWords() : null;
   let i = 0;
   while (i < n) {
     while (i < n && isSpaceUnit(s.charCodeAt(i))) i++;
@@ -441,9 +442,31 @@ function splitSpaces(s: string, max: number): string[] {
     }
     const start = i;
     while (i < n && !isSpaceUnit(s.charCodeAt(i))) i++;
-    out.push(s.slice(start, i));
+    out.push(words === null ? s.slice(start, i) : words.take(s, start, i));
   }
   return out;
+}
+
+/**
+ * The pieces of one long split that spell a word seen shortly before come out as that same
+ * string: a text of many repeated words then keeps one string per word, not one per piece, so
+ * fewer strings live on for the collector to copy, and a dict keyed by them hashes each once.
+ * (A str has no identity a script can see: `is` compares strs by value here.) A small table of
+ * the last word per (first unit, last unit, length), compared in place, so a miss costs little.
+ */
+class RecentWords {
+  private readonly table: string[] = new Array<string>(256).fill("");
+
+  take(s: string, start: number, end: number): string {
+    const length = end - start;
+    if (length > 24) return s.slice(start, end);
+    const h = (s.charCodeAt(start) * 31 + s.charCodeAt(end - 1) * 7 + length) & 255;
+    const known = this.table[h]!;
+    if (known.length === length && s.startsWith(known, start)) return known;
+    const word = s.slice(start, end);
+    this.table[h] = word;
+    return word;
+  }
 }
 
 /** rsplit() on runs of whitespace; after `max` splits the rest keeps its leading whitespace. */
