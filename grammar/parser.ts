@@ -533,6 +533,13 @@ const NO_IN_ARGS: { ARGS: [boolean] }[] = [{ ARGS: [false] }, { ARGS: [true] }];
 
 export class DialectParser extends EmbeddedActionsParser {
   private depth = 0;
+  /** Whether the expression being parsed sits directly in an async def's body (not in a lambda). */
+  private inAsyncBody = false;
+  /**
+   * Set when an `await` was parsed outside an async def's body. Without one, the context checks
+   * (validate.ts) need not visit expressions at all.
+   */
+  strayAwait = false;
 
   /**
    * `validate` runs Chevrotain's grammar checks (ambiguities, left recursion, duplicate DSL
@@ -552,6 +559,8 @@ export class DialectParser extends EmbeddedActionsParser {
   parseTokens(tokens: Token[]): A.Module {
     this.input = tokens;
     this.depth = 0;
+    this.inAsyncBody = false;
+    this.strayAwait = false;
     const module = this.file();
     if (this.errors.length > 0) throw this.errors[0] as IRecognitionException;
     return module;
@@ -1076,7 +1085,10 @@ export class DialectParser extends EmbeddedActionsParser {
       returns = this.SUBRULE(this.expression, { ARGS: [0] });
     });
     this.CONSUME(T.Colon);
+    const outerAsync = this.inAsyncBody;
+    this.inAsyncBody = asyncKw !== undefined;
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "function definition"]] });
+    this.inAsyncBody = outerAsync;
     return this.ACTION(() => ({
       kind: "FunctionDef" as const,
       name: name.image,
@@ -1270,7 +1282,10 @@ export class DialectParser extends EmbeddedActionsParser {
     const kw = this.CONSUME(T.Lambda) as Token;
     const items = this.OPTION(() => this.SUBRULE(this.parameters, { ARGS: [false] })) ?? [];
     this.CONSUME(T.Colon);
+    const outerAsync = this.inAsyncBody;
+    this.inAsyncBody = false;
     const body = this.SUBRULE(this.expression, { ARGS: [0] });
+    this.inAsyncBody = outerAsync;
     return this.ACTION(() => ({ kind: "Lambda" as const, args: buildArguments(items, "lambda"), body, ...spanOf(kw, this.last()) }));
   });
 
@@ -1391,9 +1406,11 @@ export class DialectParser extends EmbeddedActionsParser {
     this.primaryFirst = first;
     this.MANY(this.trailerStep);
     const value = this.primaryValue;
-    return this.ACTION(() =>
-      awaitKw ? ({ kind: "Await", value, ...spanOf(awaitKw, this.last()) } as A.Await) : value,
-    );
+    return this.ACTION(() => {
+      if (!awaitKw) return value;
+      if (!this.inAsyncBody) this.strayAwait = true;
+      return { kind: "Await", value, ...spanOf(awaitKw, this.last()) } as A.Await;
+    });
   });
 
   /** The expression a trailer applies to, and where it started (for the trailer's span). */
