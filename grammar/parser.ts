@@ -120,6 +120,9 @@ interface StackOp {
 /** Folds `[prefix*] operand (binary [prefix*] operand)*` by Python's precedence rules. */
 function foldOperators(items: SeqItem[]): A.Expr {
   if (items.length === 1) return (items[0] as { expr: A.Expr }).expr;
+  if (items.length === 3 && items[0]!.t === "operand" && items[1]!.t === "binary" && items[2]!.t === "operand") {
+    return foldPair(items[0], items[1].info, items[2]);
+  }
   const out: A.Expr[] = [];
   // Each operand's span with its parentheses: `(a) + b` starts at the `(`, as in CPython.
   const outer: A.Span[] = [];
@@ -207,6 +210,25 @@ function foldOperators(items: SeqItem[]): A.Expr {
   }
   while (ops.length > 0) reduce();
   return out[0]!;
+}
+
+/** `a OP b`, the commonest sequence, built as foldOperators would build it without its stacks. */
+function foldPair(
+  a: { expr: A.Expr; first: Token },
+  info: OperatorInfo,
+  b: { expr: A.Expr; last: Token },
+): A.Expr {
+  const left = a.expr;
+  const right = b.expr;
+  const line = a.first.startLine!;
+  const col = a.first.startColumn!;
+  const endLine = b.last.endLine!;
+  const endCol = b.last.endColumn!;
+  if (info.kind === "compare") {
+    return { kind: "Compare", left, ops: [info.op as A.CompareOperator], comparators: [right], line, col, endLine, endCol };
+  }
+  if (info.kind === "bool") return { kind: "BoolOp", op: info.op as "and" | "or", values: [left, right], line, col, endLine, endCol };
+  return { kind: "BinOp", op: info.op as A.BinaryOperator, left, right, line, col, endLine, endCol };
 }
 
 // ------------------------------------------------------------------ targets
