@@ -43,6 +43,21 @@ function isToken(x: Token | Located): x is Token {
   return (x as Token).tokenType !== undefined;
 }
 
+// Nodes spell their span fields out (`line: lineOf(a), ...`) rather than spreading a span object:
+// a spread in an object literal is several times slower to build, and nodes are built by the thousand.
+function lineOf(x: Token | Located): number {
+  return isToken(x) ? x.startLine! : x.line;
+}
+function colOf(x: Token | Located): number {
+  return isToken(x) ? x.startColumn! : x.col;
+}
+function endLineOf(x: Token | Located): number {
+  return isToken(x) ? x.endLine! : x.endLine;
+}
+function endColOf(x: Token | Located): number {
+  return isToken(x) ? x.endColumn! : x.endCol;
+}
+
 function spanOf(from: Token | Located, to: Token | Located): A.Span {
   const a = isToken(from);
   const b = isToken(to);
@@ -139,7 +154,12 @@ function foldOperators(items: SeqItem[]): A.Expr {
       const operand = out.pop()!;
       const operandSpan = outer.pop()!;
       const image = top.token.image;
-      push({ kind: "UnaryOp", op: image as A.UnaryOperator, operand, ...spanOf(top.token, operandSpan) });
+      push({
+        kind: "UnaryOp",
+        op: image as A.UnaryOperator,
+        operand,
+        line: lineOf(top.token), col: colOf(top.token), endLine: endLineOf(operandSpan), endCol: endColOf(operandSpan),
+      });
       return;
     }
     const right = out.pop()!;
@@ -162,7 +182,7 @@ function foldOperators(items: SeqItem[]): A.Expr {
         left,
         ops: [info.op as A.CompareOperator],
         comparators: [right],
-        ...span,
+        line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
       };
       chains.add(node);
       push(node);
@@ -174,11 +194,22 @@ function foldOperators(items: SeqItem[]): A.Expr {
         push(left);
         return;
       }
-      const node: A.BoolOp = { kind: "BoolOp", op: info.op as "and" | "or", values: [left, right], ...span };
+      const node: A.BoolOp = {
+        kind: "BoolOp",
+        op: info.op as "and" | "or",
+        values: [left, right],
+        line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+      };
       chains.add(node);
       push(node);
     } else {
-      push({ kind: "BinOp", op: info.op as A.BinaryOperator, left, right, ...span });
+      push({
+        kind: "BinOp",
+        op: info.op as A.BinaryOperator,
+        left,
+        right,
+        line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+      });
     }
   };
   let previous: SeqItem | null = null;
@@ -348,12 +379,12 @@ function joinStrings(pieces: StringPiece[]): A.Constant | A.JoinedStr {
       value.set(b, at);
       at += b.length;
     }
-    return { kind: "Constant", value, ...span };
+    return { kind: "Constant", value, line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol };
   }
   if (!formatted) {
     let value = "";
     for (const p of pieces) value += (p as Token).payload as string;
-    return { kind: "Constant", value, ...span };
+    return { kind: "Constant", value, line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol };
   }
   const values: (A.Constant | A.FormattedValue)[] = [];
   const addText = (text: string, where: A.Span) => {
@@ -377,7 +408,7 @@ function joinStrings(pieces: StringPiece[]): A.Constant | A.JoinedStr {
       else values.push(v);
     }
   }
-  return { kind: "JoinedStr", values, ...span };
+  return { kind: "JoinedStr", values, line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol };
 }
 
 // ------------------------------------------------------------------ parameters
@@ -501,7 +532,13 @@ function buildCall(func: A.Expr, first: Token, items: CallItem[], open: Token, c
         break;
     }
   }
-  return { kind: "Call", func, args, keywords, ...spanOf(first, close) };
+  return {
+    kind: "Call",
+    func,
+    args,
+    keywords,
+    line: lineOf(first), col: colOf(first), endLine: endLineOf(close), endCol: endColOf(close),
+  };
 }
 
 // ------------------------------------------------------------------ error messages
@@ -662,7 +699,10 @@ export class DialectParser extends EmbeddedActionsParser {
   ];
 
   private keywordStatement(token: Token, kind: "Pass" | "Break" | "Continue"): A.Stmt {
-    return this.ACTION(() => ({ kind, ...tokenSpan(token) }) as A.Stmt);
+    return this.ACTION(() => ({
+      kind,
+      line: token.startLine!, col: token.startColumn!, endLine: token.endLine!, endCol: token.endColumn!,
+    }) as A.Stmt);
   }
 
   private expressionStatement = this.RULE("expressionStatement", (): A.Stmt => {
@@ -673,22 +713,43 @@ export class DialectParser extends EmbeddedActionsParser {
       const span = spanOf(start, this.last());
       switch (tail.t) {
         case "expr":
-          return { kind: "Expr", value: first, ...span };
+          return {
+            kind: "Expr",
+            value: first,
+            line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+          };
         case "assign": {
           const chain = [first, ...tail.values];
           const value = chain.pop()!;
           const context = chain.length === 1 ? "single-assign" : "assign";
-          return { kind: "Assign", targets: chain.map((t) => checkTarget(t, context)), value, ...span };
+          return {
+            kind: "Assign",
+            targets: chain.map((t) => checkTarget(t, context)),
+            value,
+            line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+          };
         }
         case "aug":
-          return { kind: "AugAssign", target: checkAugTarget(first), op: tail.op, value: tail.value, ...span };
+          return {
+            kind: "AugAssign",
+            target: checkAugTarget(first),
+            op: tail.op,
+            value: tail.value,
+            line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+          };
         case "ann":
           if (first.kind === "Tuple") throw new ParseFailure("only single target (not tuple) can be annotated", first);
           if (first.kind === "List") throw new ParseFailure("only single target (not list) can be annotated", first);
           if (first.kind !== "Name" && first.kind !== "Attribute" && first.kind !== "Subscript") {
             throw new ParseFailure("illegal target for annotation", first);
           }
-          return { kind: "AnnAssign", target: first, annotation: tail.annotation, value: tail.value, ...span };
+          return {
+            kind: "AnnAssign",
+            target: first,
+            annotation: tail.annotation,
+            value: tail.value,
+            line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+          };
       }
     });
   });
@@ -730,7 +791,11 @@ export class DialectParser extends EmbeddedActionsParser {
   private returnStatement = this.RULE("returnStatement", (): A.Return => {
     const kw = this.CONSUME(T.Return) as Token;
     const value = this.OPTION(() => this.SUBRULE(this.starExpressions)) ?? null;
-    return this.ACTION(() => ({ kind: "Return" as const, value, ...spanOf(kw, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "Return" as const,
+      value,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   private raiseStatement = this.RULE("raiseStatement", (): A.Raise => {
@@ -744,7 +809,12 @@ export class DialectParser extends EmbeddedActionsParser {
         cause = this.SUBRULE2(this.expression, { ARGS: [0] });
       });
     });
-    return this.ACTION(() => ({ kind: "Raise" as const, exc, cause, ...spanOf(kw, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "Raise" as const,
+      exc,
+      cause,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   private globalStatement = this.RULE("globalStatement", (): A.Global | A.Nonlocal => {
@@ -760,7 +830,8 @@ export class DialectParser extends EmbeddedActionsParser {
     return this.ACTION(() => ({
       kind: kw.tokenType === T.Global ? ("Global" as const) : ("Nonlocal" as const),
       names: names.map((n) => n.image),
-      ...spanOf(kw, names[names.length - 1]!),
+      line: lineOf(kw), col: colOf(kw),
+      endLine: endLineOf(names[names.length - 1]!), endCol: endColOf(names[names.length - 1]!),
     }));
   });
 
@@ -769,7 +840,11 @@ export class DialectParser extends EmbeddedActionsParser {
     const targets = this.SUBRULE(this.starExpressions);
     return this.ACTION((): A.Delete => {
       const list = targets.kind === "Tuple" && !targets.parenthesized ? targets.elts : [targets];
-      return { kind: "Delete", targets: list.map((t) => checkTarget(t, "del")), ...spanOf(kw, this.last()) };
+      return {
+        kind: "Delete",
+        targets: list.map((t) => checkTarget(t, "del")),
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      };
     });
   });
 
@@ -781,7 +856,12 @@ export class DialectParser extends EmbeddedActionsParser {
       this.CONSUME(T.Comma);
       msg = this.SUBRULE2(this.expression, { ARGS: [0] });
     });
-    return this.ACTION(() => ({ kind: "Assert" as const, test, msg, ...spanOf(kw, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "Assert" as const,
+      test,
+      msg,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   private dottedName = this.RULE("dottedName", (): [string, Token, Token] => {
@@ -810,11 +890,22 @@ export class DialectParser extends EmbeddedActionsParser {
         });
         this.ACTION(() => {
           const [name, first, last] = dotted;
-          names.push({ kind: "alias", name, asname: asname?.image ?? null, ...spanOf(first, asname ?? last) });
+          names.push({
+            kind: "alias",
+            name,
+            asname: asname?.image ?? null,
+            line: lineOf(first), col: colOf(first),
+            endLine: endLineOf(asname ?? last), endCol: endColOf(asname ?? last),
+          });
         });
       },
     });
-    return this.ACTION(() => ({ kind: "Import" as const, names, ...spanOf(kw, names[names.length - 1]!) }));
+    return this.ACTION(() => ({
+      kind: "Import" as const,
+      names,
+      line: lineOf(kw), col: colOf(kw),
+      endLine: endLineOf(names[names.length - 1]!), endCol: endColOf(names[names.length - 1]!),
+    }));
   });
 
   private fromImportStatement = this.RULE("fromImportStatement", (): A.ImportFrom => {
@@ -883,7 +974,13 @@ export class DialectParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => ({ kind: "ImportFrom" as const, module, names, level, ...spanOf(kw, end) }));
+    return this.ACTION(() => ({
+      kind: "ImportFrom" as const,
+      module,
+      names,
+      level,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(end), endCol: endColOf(end),
+    }));
   });
 
   private importAsName = this.RULE("importAsName", (): A.Alias => {
@@ -897,7 +994,7 @@ export class DialectParser extends EmbeddedActionsParser {
       kind: "alias" as const,
       name: name.image,
       asname: asname?.image ?? null,
-      ...spanOf(name, asname ?? name),
+      line: lineOf(name), col: colOf(name), endLine: endLineOf(asname ?? name), endCol: endColOf(asname ?? name),
     }));
   });
 
@@ -957,10 +1054,22 @@ export class DialectParser extends EmbeddedActionsParser {
       for (let i = elifs.length - 1; i >= 0; i--) {
         const [ekw, etest, ebody] = elifs[i]!;
         const end = orelse.length > 0 ? orelse[orelse.length - 1]! : ebody[ebody.length - 1]!;
-        orelse = [{ kind: "If", test: etest, body: ebody, orelse, ...spanOf(ekw, end) }];
+        orelse = [{
+          kind: "If",
+          test: etest,
+          body: ebody,
+          orelse,
+          line: lineOf(ekw), col: colOf(ekw), endLine: endLineOf(end), endCol: endColOf(end),
+        }];
       }
       const end = orelse.length > 0 ? orelse[orelse.length - 1]! : body[body.length - 1]!;
-      return { kind: "If", test, body, orelse, ...spanOf(kw, end) };
+      return {
+        kind: "If",
+        test,
+        body,
+        orelse,
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(end), endCol: endColOf(end),
+      };
     });
   });
 
@@ -976,13 +1085,16 @@ export class DialectParser extends EmbeddedActionsParser {
     this.CONSUME(T.Colon);
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "'while' statement"]] });
     const orelse = this.OPTION(() => this.SUBRULE(this.elseBlock)) ?? [];
-    return this.ACTION(() => ({
-      kind: "While" as const,
-      test,
-      body,
-      orelse,
-      ...spanOf(kw, (orelse.length > 0 ? orelse : body)[(orelse.length > 0 ? orelse : body).length - 1]!),
-    }));
+    return this.ACTION(() => {
+      const last = (orelse.length > 0 ? orelse : body)[(orelse.length > 0 ? orelse : body).length - 1]!;
+      return {
+        kind: "While" as const,
+        test,
+        body,
+        orelse,
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(last), endCol: endColOf(last),
+      };
+    });
   });
 
   private forStatement = this.RULE("forStatement", (): A.For => {
@@ -995,7 +1107,14 @@ export class DialectParser extends EmbeddedActionsParser {
     const orelse = this.OPTION(() => this.SUBRULE(this.elseBlock)) ?? [];
     return this.ACTION(() => {
       const last = orelse.length > 0 ? orelse[orelse.length - 1]! : body[body.length - 1]!;
-      return { kind: "For" as const, target: checkTarget(target, "for"), iter, body, orelse, ...spanOf(kw, last) };
+      return {
+        kind: "For" as const,
+        target: checkTarget(target, "for"),
+        iter,
+        body,
+        orelse,
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(last), endCol: endColOf(last),
+      };
     });
   });
 
@@ -1019,7 +1138,12 @@ export class DialectParser extends EmbeddedActionsParser {
     });
     return this.ACTION(() =>
       comma
-        ? ({ kind: "Tuple", elts, parenthesized: false, ...spanOf(first, this.last()) } as A.Tuple)
+        ? ({
+          kind: "Tuple",
+          elts,
+          parenthesized: false,
+          line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+        } as A.Tuple)
         : elts[0]!,
     );
   });
@@ -1057,7 +1181,14 @@ export class DialectParser extends EmbeddedActionsParser {
     return this.ACTION((): A.Try => {
       const lastBlock = finalbody.length > 0 ? finalbody : orelse.length > 0 ? orelse : null;
       const end = lastBlock ? lastBlock[lastBlock.length - 1]! : handlers[handlers.length - 1]!;
-      return { kind: "Try", body, handlers, orelse, finalbody, ...spanOf(kw, end) };
+      return {
+        kind: "Try",
+        body,
+        handlers,
+        orelse,
+        finalbody,
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(end), endCol: endColOf(end),
+      };
     });
   });
 
@@ -1091,7 +1222,14 @@ export class DialectParser extends EmbeddedActionsParser {
     });
     this.CONSUME(T.Colon);
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "'except' statement"]] });
-    return this.ACTION(() => ({ kind: "ExceptHandler" as const, type, name, body, ...spanOf(kw, body[body.length - 1]!) }));
+    return this.ACTION(() => ({
+      kind: "ExceptHandler" as const,
+      type,
+      name,
+      body,
+      line: lineOf(kw), col: colOf(kw),
+      endLine: endLineOf(body[body.length - 1]!), endCol: endColOf(body[body.length - 1]!),
+    }));
   });
 
   private functionDef = this.RULE("functionDef", (): A.FunctionDef => {
@@ -1118,7 +1256,8 @@ export class DialectParser extends EmbeddedActionsParser {
       body,
       returns,
       isAsync: asyncKw !== undefined,
-      ...spanOf(asyncKw ?? kw, body[body.length - 1]!),
+      line: lineOf(asyncKw ?? kw), col: colOf(asyncKw ?? kw),
+      endLine: endLineOf(body[body.length - 1]!), endCol: endColOf(body[body.length - 1]!),
     }));
   });
 
@@ -1181,7 +1320,12 @@ export class DialectParser extends EmbeddedActionsParser {
         annotation = this.SUBRULE(this.expression, { ARGS: [0] });
       },
     });
-    return this.ACTION(() => ({ kind: "arg" as const, arg: name.image, annotation, ...spanOf(name, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "arg" as const,
+      arg: name.image,
+      annotation,
+      line: lineOf(name), col: colOf(name), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   // ---------------------------------------------------------------- expressions
@@ -1198,7 +1342,12 @@ export class DialectParser extends EmbeddedActionsParser {
       const elts = list.items as A.Expr[];
       if (elts.length === 0) throw new ParseFailure("invalid syntax", this.tok());
       if (list.commas === 0) return elts[0]!;
-      return { kind: "Tuple", elts, parenthesized: false, ...spanOf(first, this.last()) } as A.Tuple;
+      return {
+        kind: "Tuple",
+        elts,
+        parenthesized: false,
+        line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      } as A.Tuple;
     });
   });
 
@@ -1250,7 +1399,13 @@ export class DialectParser extends EmbeddedActionsParser {
         });
         this.CONSUME(T.Else);
         const orelse = this.SUBRULE2(this.expression, FLAG_ARGS[0]);
-        result = this.ACTION((): A.IfExp => ({ kind: "IfExp", test, body, orelse, ...spanOf(first, this.last()) }));
+        result = this.ACTION((): A.IfExp => ({
+          kind: "IfExp",
+          test,
+          body,
+          orelse,
+          line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+        }));
       });
     }
     if (this.RECORDING_PHASE || ((flags & WALRUS) !== 0 && this.LA(1).tokenType === T.Walrus)) {
@@ -1262,7 +1417,12 @@ export class DialectParser extends EmbeddedActionsParser {
           if (target.kind !== "Name") {
             throw new ParseFailure(`cannot use assignment expressions with ${describeExpr(target)}`, target, walrus);
           }
-          return { kind: "NamedExpr", target, value, ...spanOf(first, this.last()) };
+          return {
+            kind: "NamedExpr",
+            target,
+            value,
+            line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+          };
         });
       });
     }
@@ -1283,7 +1443,11 @@ export class DialectParser extends EmbeddedActionsParser {
         const value = this.SUBRULE(this.expression, FLAG_ARGS[OPERAND | (flags & NO_IN)]);
         return this.ACTION((): A.Starred => {
           if ((flags & STAR) === 0) throw new ParseFailure("can't use starred expression here", star, this.last());
-          return { kind: "Starred", value, ...spanOf(star, this.last()) };
+          return {
+            kind: "Starred",
+            value,
+            line: lineOf(star), col: colOf(star), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+          };
         });
       },
     },
@@ -1308,7 +1472,12 @@ export class DialectParser extends EmbeddedActionsParser {
     this.inAsyncBody = false;
     const body = this.SUBRULE(this.expression, { ARGS: [0] });
     this.inAsyncBody = outerAsync;
-    return this.ACTION(() => ({ kind: "Lambda" as const, args: buildArguments(items, "lambda"), body, ...spanOf(kw, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "Lambda" as const,
+      args: buildArguments(items, "lambda"),
+      body,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   /**
@@ -1431,7 +1600,11 @@ export class DialectParser extends EmbeddedActionsParser {
     return this.ACTION(() => {
       if (!awaitKw) return value;
       if (!this.inAsyncBody) this.strayAwait = true;
-      return { kind: "Await", value, ...spanOf(awaitKw, this.last()) } as A.Await;
+      return {
+        kind: "Await",
+        value,
+        line: lineOf(awaitKw), col: colOf(awaitKw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      } as A.Await;
     });
   });
 
@@ -1449,11 +1622,21 @@ export class DialectParser extends EmbeddedActionsParser {
     this.primaryValue = this.ACTION((): A.Expr => {
       switch (trailer.t) {
         case "attribute":
-          return { kind: "Attribute", value, attr: trailer.name.image, ...spanOf(first, trailer.name) };
+          return {
+            kind: "Attribute",
+            value,
+            attr: trailer.name.image,
+            line: lineOf(first), col: colOf(first), endLine: endLineOf(trailer.name), endCol: endColOf(trailer.name),
+          };
         case "call":
           return buildCall(value, first, trailer.items, trailer.open, trailer.close);
         case "subscript":
-          return { kind: "Subscript", value, slice: trailer.slice, ...spanOf(first, trailer.close) };
+          return {
+            kind: "Subscript",
+            value,
+            slice: trailer.slice,
+            line: lineOf(first), col: colOf(first), endLine: endLineOf(trailer.close), endCol: endColOf(trailer.close),
+          };
       }
     });
     this.primaryFirst = first;
@@ -1509,7 +1692,12 @@ export class DialectParser extends EmbeddedActionsParser {
         const stars = this.CONSUME(T.DoubleStar) as Token;
         const value = this.SUBRULE2(this.expression, FLAG_ARGS[0]);
         return this.ACTION(
-          (): CallItem => ({ t: "doublestar", keyword: { kind: "keyword", arg: null, value, ...spanOf(stars, this.last()) } }),
+          (): CallItem => ({ t: "doublestar", keyword: {
+            kind: "keyword",
+            arg: null,
+            value,
+            line: lineOf(stars), col: colOf(stars), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+          } }),
         );
       },
     },
@@ -1520,7 +1708,13 @@ export class DialectParser extends EmbeddedActionsParser {
         return this.ACTION((): CallItem => {
           if (tail === null) return expr.kind === "Starred" ? { t: "star", expr } : { t: "positional", expr };
           if (Array.isArray(tail)) {
-            return { t: "genexp", expr: { kind: "GeneratorExp", elt: expr, generators: tail, ...spanOf(expr, tail[tail.length - 1]!) } };
+            return { t: "genexp", expr: {
+              kind: "GeneratorExp",
+              elt: expr,
+              generators: tail,
+              line: lineOf(expr), col: colOf(expr),
+              endLine: endLineOf(tail[tail.length - 1]!), endCol: endColOf(tail[tail.length - 1]!),
+            } };
           }
           if (expr.kind !== "Name") {
             const message =
@@ -1529,7 +1723,12 @@ export class DialectParser extends EmbeddedActionsParser {
                 : 'expression cannot contain assignment, perhaps you meant "=="?';
             throw new ParseFailure(message, expr, tail.eq);
           }
-          return { t: "keyword", keyword: { kind: "keyword", arg: expr.id, value: tail.value, ...spanOf(expr, this.last()) } };
+          return { t: "keyword", keyword: {
+            kind: "keyword",
+            arg: expr.id,
+            value: tail.value,
+            line: lineOf(expr), col: colOf(expr), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+          } };
         });
       },
     },
@@ -1566,7 +1765,12 @@ export class DialectParser extends EmbeddedActionsParser {
     });
     return this.ACTION(() => {
       if (!comma && elts[0]!.kind !== "Starred") return elts[0]!;
-      return { kind: "Tuple", elts, parenthesized: false, ...spanOf(first, this.last()) } as A.Tuple;
+      return {
+        kind: "Tuple",
+        elts,
+        parenthesized: false,
+        line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      } as A.Tuple;
     });
   });
 
@@ -1582,7 +1786,13 @@ export class DialectParser extends EmbeddedActionsParser {
         this.CONSUME2(T.Colon);
         step = this.OPTION5(() => this.SUBRULE2(this.expression, { ARGS: [0] })) ?? null;
       });
-      result = this.ACTION((): A.Slice => ({ kind: "Slice", lower, upper, step, ...spanOf(start, this.last()) }));
+      result = this.ACTION((): A.Slice => ({
+        kind: "Slice",
+        lower,
+        upper,
+        step,
+        line: lineOf(start), col: colOf(start), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      }));
     });
     return this.ACTION(() => {
       if (!result) throw new ParseFailure("invalid syntax", this.tok());
@@ -1602,15 +1812,16 @@ export class DialectParser extends EmbeddedActionsParser {
         this.CONSUME(T.If);
         ifs.push(this.SUBRULE3(this.expression, { ARGS: [OPERAND] }));
       });
-      this.ACTION(() =>
+      this.ACTION(() => {
+        const last = ifs.length > 0 ? ifs[ifs.length - 1]! : iter;
         clauses.push({
           kind: "comprehension",
           target: checkTarget(target, "comprehension"),
           iter,
           ifs,
-          ...spanOf(kw, ifs.length > 0 ? ifs[ifs.length - 1]! : iter),
-        }),
-      );
+          line: lineOf(kw), col: colOf(kw), endLine: endLineOf(last), endCol: endColOf(last),
+        });
+      });
     });
     return clauses;
   });
@@ -1664,7 +1875,11 @@ export class DialectParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const t = this.CONSUME(T.FStringMiddle) as Token;
-            this.ACTION(() => values.push({ kind: "Constant", value: t.payload as string, ...tokenSpan(t) }));
+            this.ACTION(() => values.push({
+              kind: "Constant",
+              value: t.payload as string,
+              line: t.startLine!, col: t.startColumn!, endLine: t.endLine!, endCol: t.endColumn!,
+            }));
           },
         },
         {
@@ -1690,7 +1905,11 @@ export class DialectParser extends EmbeddedActionsParser {
       const parts = this.SUBRULE(this.fstringParts);
       spec = this.ACTION((): A.JoinedStr => {
         const last = parts[parts.length - 1];
-        return { kind: "JoinedStr", values: parts, ...spanOf(colon, last ?? colon) };
+        return {
+          kind: "JoinedStr",
+          values: parts,
+          line: lineOf(colon), col: colOf(colon), endLine: endLineOf(last ?? colon), endCol: endColOf(last ?? colon),
+        };
       });
     });
     const close = this.CONSUME(T.FieldEnd) as Token;
@@ -1698,10 +1917,20 @@ export class DialectParser extends EmbeddedActionsParser {
       const out: (A.Constant | A.FormattedValue)[] = [];
       let conv = (conversion?.payload as "r" | "s" | "a" | undefined) ?? null;
       if (equals) {
-        out.push({ kind: "Constant", value: equals.payload as string, ...spanOf(open, equals) });
+        out.push({
+          kind: "Constant",
+          value: equals.payload as string,
+          line: lineOf(open), col: colOf(open), endLine: endLineOf(equals), endCol: endColOf(equals),
+        });
         if (!conv && !spec) conv = "r";
       }
-      out.push({ kind: "FormattedValue", value, conversion: conv, formatSpec: spec, ...spanOf(open, close) });
+      out.push({
+        kind: "FormattedValue",
+        value,
+        conversion: conv,
+        formatSpec: spec,
+        line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+      });
       return out;
     });
   });
@@ -1712,7 +1941,12 @@ export class DialectParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const close = this.CONSUME(T.RParen) as Token;
-          return this.ACTION((): A.Tuple => ({ kind: "Tuple", elts: [], parenthesized: true, ...spanOf(open, close) }));
+          return this.ACTION((): A.Tuple => ({
+            kind: "Tuple",
+            elts: [],
+            parenthesized: true,
+            line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+          }));
         },
       },
       {
@@ -1723,7 +1957,12 @@ export class DialectParser extends EmbeddedActionsParser {
               ALT: () => {
                 const generators = this.SUBRULE(this.comprehensionClauses);
                 const close = this.CONSUME2(T.RParen) as Token;
-                return this.ACTION((): A.GeneratorExp => ({ kind: "GeneratorExp", elt: first, generators, ...spanOf(open, close) }));
+                return this.ACTION((): A.GeneratorExp => ({
+                  kind: "GeneratorExp",
+                  elt: first,
+                  generators,
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
             {
@@ -1736,7 +1975,12 @@ export class DialectParser extends EmbeddedActionsParser {
                     if (first.kind === "Starred") throw new ParseFailure("cannot use starred expression here", first);
                     return first;
                   }
-                  return { kind: "Tuple", elts, parenthesized: true, ...spanOf(open, close) };
+                  return {
+                    kind: "Tuple",
+                    elts,
+                    parenthesized: true,
+                    line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                  };
                 });
               },
             },
@@ -1772,7 +2016,11 @@ export class DialectParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const close = this.CONSUME(T.RBracket) as Token;
-          return this.ACTION((): A.List => ({ kind: "List", elts: [], ...spanOf(open, close) }));
+          return this.ACTION((): A.List => ({
+            kind: "List",
+            elts: [],
+            line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+          }));
         },
       },
       {
@@ -1783,7 +2031,12 @@ export class DialectParser extends EmbeddedActionsParser {
               ALT: () => {
                 const generators = this.SUBRULE(this.comprehensionClauses);
                 const close = this.CONSUME2(T.RBracket) as Token;
-                return this.ACTION((): A.ListComp => ({ kind: "ListComp", elt: first, generators, ...spanOf(open, close) }));
+                return this.ACTION((): A.ListComp => ({
+                  kind: "ListComp",
+                  elt: first,
+                  generators,
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
             {
@@ -1791,7 +2044,11 @@ export class DialectParser extends EmbeddedActionsParser {
                 const rest = this.SUBRULE(this.displayRest, { ARGS: [first] });
                 this.ACTION(() => this.checkComprehensionTarget(rest[0]));
                 const close = this.CONSUME3(T.RBracket) as Token;
-                return this.ACTION((): A.List => ({ kind: "List", elts: rest[0], ...spanOf(open, close) }));
+                return this.ACTION((): A.List => ({
+                  kind: "List",
+                  elts: rest[0],
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
           ]);
@@ -1813,7 +2070,12 @@ export class DialectParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const close = this.CONSUME(T.RBrace) as Token;
-          return this.ACTION((): A.Dict => ({ kind: "Dict", keys: [], values: [], ...spanOf(open, close) }));
+          return this.ACTION((): A.Dict => ({
+            kind: "Dict",
+            keys: [],
+            values: [],
+            line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+          }));
         },
       },
       {
@@ -1822,7 +2084,12 @@ export class DialectParser extends EmbeddedActionsParser {
           const value = this.SUBRULE3(this.expression, { ARGS: [OPERAND] });
           const entries = this.SUBRULE(this.dictRest, { ARGS: [null, value] });
           const close = this.CONSUME2(T.RBrace) as Token;
-          return this.ACTION((): A.Dict => ({ kind: "Dict", keys: entries[0], values: entries[1], ...spanOf(open, close) }));
+          return this.ACTION((): A.Dict => ({
+            kind: "Dict",
+            keys: entries[0],
+            values: entries[1],
+            line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+          }));
         },
       },
       {
@@ -1843,7 +2110,7 @@ export class DialectParser extends EmbeddedActionsParser {
                         key: first,
                         value,
                         generators,
-                        ...spanOf(open, close),
+                        line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
                       }));
                     },
                   },
@@ -1851,7 +2118,12 @@ export class DialectParser extends EmbeddedActionsParser {
                     ALT: () => {
                       const entries = this.SUBRULE2(this.dictRest, { ARGS: [first, value] });
                       const close = this.CONSUME4(T.RBrace) as Token;
-                      return this.ACTION((): A.Dict => ({ kind: "Dict", keys: entries[0], values: entries[1], ...spanOf(open, close) }));
+                      return this.ACTION((): A.Dict => ({
+                        kind: "Dict",
+                        keys: entries[0],
+                        values: entries[1],
+                        line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                      }));
                     },
                   },
                 ]);
@@ -1861,7 +2133,12 @@ export class DialectParser extends EmbeddedActionsParser {
               ALT: () => {
                 const generators = this.SUBRULE2(this.comprehensionClauses);
                 const close = this.CONSUME5(T.RBrace) as Token;
-                return this.ACTION((): A.SetComp => ({ kind: "SetComp", elt: first, generators, ...spanOf(open, close) }));
+                return this.ACTION((): A.SetComp => ({
+                  kind: "SetComp",
+                  elt: first,
+                  generators,
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
             {
@@ -1869,7 +2146,11 @@ export class DialectParser extends EmbeddedActionsParser {
                 const rest = this.SUBRULE(this.displayRest, { ARGS: [first] });
                 this.ACTION(() => this.checkComprehensionTarget(rest[0]));
                 const close = this.CONSUME6(T.RBrace) as Token;
-                return this.ACTION((): A.Set => ({ kind: "Set", elts: rest[0], ...spanOf(open, close) }));
+                return this.ACTION((): A.Set => ({
+                  kind: "Set",
+                  elts: rest[0],
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
           ]);
