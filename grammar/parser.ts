@@ -256,9 +256,12 @@ function foldPair(
   const endLine = b.last.endLine!;
   const endCol = b.last.endColumn!;
   if (info.kind === "compare") {
-    return { kind: "Compare", left, ops: [info.op as A.CompareOperator], comparators: [right], line, col, endLine, endCol };
+    const ops = [info.op as A.CompareOperator];
+    return { kind: "Compare", left, ops, comparators: [right], line, col, endLine, endCol };
   }
-  if (info.kind === "bool") return { kind: "BoolOp", op: info.op as "and" | "or", values: [left, right], line, col, endLine, endCol };
+  if (info.kind === "bool") {
+    return { kind: "BoolOp", op: info.op as "and" | "or", values: [left, right], line, col, endLine, endCol };
+  }
   return { kind: "BinOp", op: info.op as A.BinaryOperator, left, right, line, col, endLine, endCol };
 }
 
