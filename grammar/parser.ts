@@ -10,7 +10,14 @@
 //   where CPython's specific messages ("cannot assign to function call here...") come from.
 // - Grammar DSL calls must not depend on parsed values (Chevrotain records the grammar by running
 //   the rules once), so every computation on values sits inside ACTION or a GATE.
-import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IRecognitionException, type TokenType } from "chevrotain";
+import {
+  EmbeddedActionsParser,
+  tokenMatcher,
+  type IOrAlt,
+  type IParserErrorMessageProvider,
+  type IRecognitionException,
+  type TokenType,
+} from "chevrotain";
 import type * as A from "./ast.js";
 import { ELLIPSIS } from "./ast.js";
 import { syntaxErrorAt, PySyntaxError } from "./errors.js";
@@ -588,6 +595,9 @@ type Trailer =
   | { t: "attribute"; name: Token }
   | { t: "call"; open: Token; items: CallItem[]; close: Token }
   | { t: "subscript"; slice: A.Expr; close: Token };
+
+/** The tokens a trailer (`.name`, `(args)`, `[index]`) starts with. */
+const TRAILER_START = new Set<TokenType>([T.Dot, T.LParen, T.LBracket]);
 
 // Shared argument objects for the hottest subrule calls (one allocation fewer per call).
 const FLAG_ARGS: { ARGS: [number] }[] = Array.from({ length: 16 }, (_, flags) => ({ ARGS: [flags] as [number] }));
@@ -1516,13 +1526,18 @@ export class DialectParser extends EmbeddedActionsParser {
   private readonly operandStep = {
     GATE: () => this.seq.more,
     DEF: () => {
-      this.MANY2(this.prefixStep);
+      // Repetitions and options are entered only when their first token is next (or while
+      // Chevrotain records the grammar): declining one costs a lookahead call otherwise.
+      if (this.RECORDING_PHASE || tokenMatcher(this.LA(1), T.UnaryOp)) this.MANY2(this.prefixStep);
       const first = this.tok();
       const expr = this.SUBRULE(this.primary);
       const seq = this.seq;
       seq.items.push({ t: "operand", expr, first, last: this.last() });
       seq.more = false;
-      this.OPTION(this.binaryStep);
+      const next = this.LA(1);
+      if (this.RECORDING_PHASE || tokenMatcher(next, T.BinaryOp) || next.tokenType === T.Not) {
+        this.OPTION(this.binaryStep);
+      }
     },
   };
 
@@ -1593,12 +1608,13 @@ export class DialectParser extends EmbeddedActionsParser {
 
   /** `await`? atom followed by calls, subscripts and attribute accesses. */
   private primary = this.RULE("primary", (): A.Expr => {
-    const awaitKw = this.OPTION(this.awaitStep);
+    const awaitKw =
+      this.RECORDING_PHASE || this.LA(1).tokenType === T.Await ? this.OPTION(this.awaitStep) : undefined;
     const first = this.tok();
     this.primaryFirst = first;
     this.primaryValue = this.OR2(this.atomAlternatives);
     this.primaryFirst = first;
-    this.MANY(this.trailerStep);
+    if (this.RECORDING_PHASE || TRAILER_START.has(this.LA(1).tokenType)) this.MANY(this.trailerStep);
     const value = this.primaryValue;
     return this.ACTION(() => {
       if (!awaitKw) return value;
