@@ -596,6 +596,34 @@ type Trailer =
   | { t: "call"; open: Token; items: CallItem[]; close: Token }
   | { t: "subscript"; slice: A.Expr; close: Token };
 
+/** The node for `value` followed by one trailer (`.name`, `(args)` or `[index]`). */
+function applyTrailer(value: A.Expr, first: Token, trailer: Trailer): A.Expr {
+  switch (trailer.t) {
+    case "attribute":
+      return {
+        kind: "Attribute",
+        value,
+        attr: trailer.name.image,
+        line: lineOf(first), col: colOf(first), endLine: endLineOf(trailer.name), endCol: endColOf(trailer.name),
+      };
+    case "call":
+      return buildCall(value, first, trailer.items, trailer.open, trailer.close);
+    case "subscript":
+      return {
+        kind: "Subscript",
+        value,
+        slice: trailer.slice,
+        line: lineOf(first), col: colOf(first), endLine: endLineOf(trailer.close), endCol: endColOf(trailer.close),
+      };
+  }
+}
+
+/**
+ * What the hottest rules return while Chevrotain records the grammar. They test RECORDING_PHASE
+ * instead of wrapping their node-building in ACTION, which would allocate a closure per call.
+ */
+const RECORDED = undefined as never;
+
 /** The tokens a trailer (`.name`, `(args)`, `[index]`) starts with. */
 const TRAILER_START = new Set<TokenType>([T.Dot, T.LParen, T.LBracket]);
 
@@ -1506,10 +1534,9 @@ export class DialectParser extends EmbeddedActionsParser {
     this.AT_LEAST_ONE(this.operandStep);
     const frame = this.seq;
     this.seq = saved;
-    return this.ACTION(() => {
-      if (frame.more || items.length === 0) throw new ParseFailure("invalid syntax", this.tok());
-      return foldOperators(items);
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    if (frame.more || items.length === 0) throw new ParseFailure("invalid syntax", this.tok());
+    return foldOperators(items);
   });
 
   private seq: { items: SeqItem[]; more: boolean; noIn: boolean; isNot: boolean } = {
@@ -1582,16 +1609,15 @@ export class DialectParser extends EmbeddedActionsParser {
     {
       ALT: () => {
         const t = this.CONSUME2(T.Name) as Token;
-        return this.ACTION(
-          (): A.Name => ({
-            kind: "Name",
-            id: t.payload as string,
-            line: t.startLine!,
-            col: t.startColumn!,
-            endLine: t.endLine!,
-            endCol: t.endColumn!,
-          }),
-        );
+        if (this.RECORDING_PHASE) return RECORDED;
+        return {
+          kind: "Name",
+          id: t.payload as string,
+          line: t.startLine!,
+          col: t.startColumn!,
+          endLine: t.endLine!,
+          endCol: t.endColumn!,
+        };
       },
     },
     { ALT: () => this.constant(this.CONSUME(T.Int) as Token) },
@@ -1616,15 +1642,13 @@ export class DialectParser extends EmbeddedActionsParser {
     this.primaryFirst = first;
     if (this.RECORDING_PHASE || TRAILER_START.has(this.LA(1).tokenType)) this.MANY(this.trailerStep);
     const value = this.primaryValue;
-    return this.ACTION(() => {
-      if (!awaitKw) return value;
-      if (!this.inAsyncBody) this.strayAwait = true;
-      return {
-        kind: "Await",
-        value,
-        line: lineOf(awaitKw), col: colOf(awaitKw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
-      } as A.Await;
-    });
+    if (this.RECORDING_PHASE || !awaitKw) return value;
+    if (!this.inAsyncBody) this.strayAwait = true;
+    return {
+      kind: "Await",
+      value,
+      line: lineOf(awaitKw), col: colOf(awaitKw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    } as A.Await;
   });
 
   /** The expression a trailer applies to, and where it started (for the trailer's span). */
@@ -1638,26 +1662,7 @@ export class DialectParser extends EmbeddedActionsParser {
     const value = this.primaryValue;
     const first = this.primaryFirst;
     const trailer = this.OR(this.trailerAlternatives);
-    this.primaryValue = this.ACTION((): A.Expr => {
-      switch (trailer.t) {
-        case "attribute":
-          return {
-            kind: "Attribute",
-            value,
-            attr: trailer.name.image,
-            line: lineOf(first), col: colOf(first), endLine: endLineOf(trailer.name), endCol: endColOf(trailer.name),
-          };
-        case "call":
-          return buildCall(value, first, trailer.items, trailer.open, trailer.close);
-        case "subscript":
-          return {
-            kind: "Subscript",
-            value,
-            slice: trailer.slice,
-            line: lineOf(first), col: colOf(first), endLine: endLineOf(trailer.close), endCol: endColOf(trailer.close),
-          };
-      }
-    });
+    this.primaryValue = this.RECORDING_PHASE ? RECORDED : applyTrailer(value, first, trailer);
     this.primaryFirst = first;
   };
 
@@ -1848,14 +1853,15 @@ export class DialectParser extends EmbeddedActionsParser {
   // ---------------------------------------------------------------- atoms
 
   private constant(t: Token, value?: A.ConstantValue): A.Constant {
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return RECORDED;
+    return {
       kind: "Constant" as const,
       value: value === undefined ? (t.payload as A.ConstantValue) : value,
       line: t.startLine!,
       col: t.startColumn!,
       endLine: t.endLine!,
       endCol: t.endColumn!,
-    }));
+    };
   }
 
   private strings = this.RULE("strings", (): A.Constant | A.JoinedStr => {
