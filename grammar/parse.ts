@@ -26,8 +26,9 @@ export function getParser(): DialectParser {
 export function parse(source: string): A.Module {
   const { tokens, unclosed, unclosedLine, keywordsSeen } = scan(source);
   try {
-    const module = getParser().parseTokens(tokens);
-    checkContext(module, keywordsSeen);
+    const parser = getParser();
+    const module = parser.parseTokens(tokens);
+    checkContext(module, keywordsSeen, parser.strayAwait);
     // Each level of nesting takes at least one token, so short scripts cannot be too deep.
     if (tokens.length > MAX_AST_DEPTH) {
       const deep = depthExceeds(module, MAX_AST_DEPTH);

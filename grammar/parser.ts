@@ -10,7 +10,14 @@
 //   where CPython's specific messages ("cannot assign to function call here...") come from.
 // - Grammar DSL calls must not depend on parsed values (Chevrotain records the grammar by running
 //   the rules once), so every computation on values sits inside ACTION or a GATE.
-import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IRecognitionException, type TokenType } from "chevrotain";
+import {
+  EmbeddedActionsParser,
+  tokenMatcher,
+  type IOrAlt,
+  type IParserErrorMessageProvider,
+  type IRecognitionException,
+  type TokenType,
+} from "chevrotain";
 import type * as A from "./ast.js";
 import { ELLIPSIS } from "./ast.js";
 import { syntaxErrorAt, PySyntaxError } from "./errors.js";
@@ -41,6 +48,21 @@ function tokenSpan(t: Token): A.Span {
 
 function isToken(x: Token | Located): x is Token {
   return (x as Token).tokenType !== undefined;
+}
+
+// Nodes spell their span fields out (`line: lineOf(a), ...`) rather than spreading a span object:
+// a spread in an object literal is several times slower to build, and nodes are built by the thousand.
+function lineOf(x: Token | Located): number {
+  return isToken(x) ? x.startLine! : x.line;
+}
+function colOf(x: Token | Located): number {
+  return isToken(x) ? x.startColumn! : x.col;
+}
+function endLineOf(x: Token | Located): number {
+  return isToken(x) ? x.endLine! : x.endLine;
+}
+function endColOf(x: Token | Located): number {
+  return isToken(x) ? x.endColumn! : x.endCol;
 }
 
 function spanOf(from: Token | Located, to: Token | Located): A.Span {
@@ -120,6 +142,9 @@ interface StackOp {
 /** Folds `[prefix*] operand (binary [prefix*] operand)*` by Python's precedence rules. */
 function foldOperators(items: SeqItem[]): A.Expr {
   if (items.length === 1) return (items[0] as { expr: A.Expr }).expr;
+  if (items.length === 3 && items[0]!.t === "operand" && items[1]!.t === "binary" && items[2]!.t === "operand") {
+    return foldPair(items[0], items[1].info, items[2]);
+  }
   const out: A.Expr[] = [];
   // Each operand's span with its parentheses: `(a) + b` starts at the `(`, as in CPython.
   const outer: A.Span[] = [];
@@ -136,7 +161,12 @@ function foldOperators(items: SeqItem[]): A.Expr {
       const operand = out.pop()!;
       const operandSpan = outer.pop()!;
       const image = top.token.image;
-      push({ kind: "UnaryOp", op: image as A.UnaryOperator, operand, ...spanOf(top.token, operandSpan) });
+      push({
+        kind: "UnaryOp",
+        op: image as A.UnaryOperator,
+        operand,
+        line: lineOf(top.token), col: colOf(top.token), endLine: endLineOf(operandSpan), endCol: endColOf(operandSpan),
+      });
       return;
     }
     const right = out.pop()!;
@@ -159,7 +189,7 @@ function foldOperators(items: SeqItem[]): A.Expr {
         left,
         ops: [info.op as A.CompareOperator],
         comparators: [right],
-        ...span,
+        line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
       };
       chains.add(node);
       push(node);
@@ -171,11 +201,22 @@ function foldOperators(items: SeqItem[]): A.Expr {
         push(left);
         return;
       }
-      const node: A.BoolOp = { kind: "BoolOp", op: info.op as "and" | "or", values: [left, right], ...span };
+      const node: A.BoolOp = {
+        kind: "BoolOp",
+        op: info.op as "and" | "or",
+        values: [left, right],
+        line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+      };
       chains.add(node);
       push(node);
     } else {
-      push({ kind: "BinOp", op: info.op as A.BinaryOperator, left, right, ...span });
+      push({
+        kind: "BinOp",
+        op: info.op as A.BinaryOperator,
+        left,
+        right,
+        line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+      });
     }
   };
   let previous: SeqItem | null = null;
@@ -207,6 +248,28 @@ function foldOperators(items: SeqItem[]): A.Expr {
   }
   while (ops.length > 0) reduce();
   return out[0]!;
+}
+
+/** `a OP b`, the commonest sequence, built as foldOperators would build it without its stacks. */
+function foldPair(
+  a: { expr: A.Expr; first: Token },
+  info: OperatorInfo,
+  b: { expr: A.Expr; last: Token },
+): A.Expr {
+  const left = a.expr;
+  const right = b.expr;
+  const line = a.first.startLine!;
+  const col = a.first.startColumn!;
+  const endLine = b.last.endLine!;
+  const endCol = b.last.endColumn!;
+  if (info.kind === "compare") {
+    const ops = [info.op as A.CompareOperator];
+    return { kind: "Compare", left, ops, comparators: [right], line, col, endLine, endCol };
+  }
+  if (info.kind === "bool") {
+    return { kind: "BoolOp", op: info.op as "and" | "or", values: [left, right], line, col, endLine, endCol };
+  }
+  return { kind: "BinOp", op: info.op as A.BinaryOperator, left, right, line, col, endLine, endCol };
 }
 
 // ------------------------------------------------------------------ targets
@@ -326,12 +389,12 @@ function joinStrings(pieces: StringPiece[]): A.Constant | A.JoinedStr {
       value.set(b, at);
       at += b.length;
     }
-    return { kind: "Constant", value, ...span };
+    return { kind: "Constant", value, line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol };
   }
   if (!formatted) {
     let value = "";
     for (const p of pieces) value += (p as Token).payload as string;
-    return { kind: "Constant", value, ...span };
+    return { kind: "Constant", value, line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol };
   }
   const values: (A.Constant | A.FormattedValue)[] = [];
   const addText = (text: string, where: A.Span) => {
@@ -355,7 +418,7 @@ function joinStrings(pieces: StringPiece[]): A.Constant | A.JoinedStr {
       else values.push(v);
     }
   }
-  return { kind: "JoinedStr", values, ...span };
+  return { kind: "JoinedStr", values, line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol };
 }
 
 // ------------------------------------------------------------------ parameters
@@ -479,7 +542,13 @@ function buildCall(func: A.Expr, first: Token, items: CallItem[], open: Token, c
         break;
     }
   }
-  return { kind: "Call", func, args, keywords, ...spanOf(first, close) };
+  return {
+    kind: "Call",
+    func,
+    args,
+    keywords,
+    line: lineOf(first), col: colOf(first), endLine: endLineOf(close), endCol: endColOf(close),
+  };
 }
 
 // ------------------------------------------------------------------ error messages
@@ -527,12 +596,50 @@ type Trailer =
   | { t: "call"; open: Token; items: CallItem[]; close: Token }
   | { t: "subscript"; slice: A.Expr; close: Token };
 
+/** The node for `value` followed by one trailer (`.name`, `(args)` or `[index]`). */
+function applyTrailer(value: A.Expr, first: Token, trailer: Trailer): A.Expr {
+  switch (trailer.t) {
+    case "attribute":
+      return {
+        kind: "Attribute",
+        value,
+        attr: trailer.name.image,
+        line: lineOf(first), col: colOf(first), endLine: endLineOf(trailer.name), endCol: endColOf(trailer.name),
+      };
+    case "call":
+      return buildCall(value, first, trailer.items, trailer.open, trailer.close);
+    case "subscript":
+      return {
+        kind: "Subscript",
+        value,
+        slice: trailer.slice,
+        line: lineOf(first), col: colOf(first), endLine: endLineOf(trailer.close), endCol: endColOf(trailer.close),
+      };
+  }
+}
+
+/**
+ * What the hottest rules return while Chevrotain records the grammar. They test RECORDING_PHASE
+ * instead of wrapping their node-building in ACTION, which would allocate a closure per call.
+ */
+const RECORDED = undefined as never;
+
+/** The tokens a trailer (`.name`, `(args)`, `[index]`) starts with. */
+const TRAILER_START = new Set<TokenType>([T.Dot, T.LParen, T.LBracket]);
+
 // Shared argument objects for the hottest subrule calls (one allocation fewer per call).
 const FLAG_ARGS: { ARGS: [number] }[] = Array.from({ length: 16 }, (_, flags) => ({ ARGS: [flags] as [number] }));
 const NO_IN_ARGS: { ARGS: [boolean] }[] = [{ ARGS: [false] }, { ARGS: [true] }];
 
 export class DialectParser extends EmbeddedActionsParser {
   private depth = 0;
+  /** Whether the expression being parsed sits directly in an async def's body (not in a lambda). */
+  private inAsyncBody = false;
+  /**
+   * Set when an `await` was parsed outside an async def's body. Without one, the context checks
+   * (validate.ts) need not visit expressions at all.
+   */
+  strayAwait = false;
 
   /**
    * `validate` runs Chevrotain's grammar checks (ambiguities, left recursion, duplicate DSL
@@ -552,6 +659,8 @@ export class DialectParser extends EmbeddedActionsParser {
   parseTokens(tokens: Token[]): A.Module {
     this.input = tokens;
     this.depth = 0;
+    this.inAsyncBody = false;
+    this.strayAwait = false;
     const module = this.file();
     if (this.errors.length > 0) throw this.errors[0] as IRecognitionException;
     return module;
@@ -631,7 +740,10 @@ export class DialectParser extends EmbeddedActionsParser {
   ];
 
   private keywordStatement(token: Token, kind: "Pass" | "Break" | "Continue"): A.Stmt {
-    return this.ACTION(() => ({ kind, ...tokenSpan(token) }) as A.Stmt);
+    return this.ACTION(() => ({
+      kind,
+      line: token.startLine!, col: token.startColumn!, endLine: token.endLine!, endCol: token.endColumn!,
+    }) as A.Stmt);
   }
 
   private expressionStatement = this.RULE("expressionStatement", (): A.Stmt => {
@@ -642,22 +754,43 @@ export class DialectParser extends EmbeddedActionsParser {
       const span = spanOf(start, this.last());
       switch (tail.t) {
         case "expr":
-          return { kind: "Expr", value: first, ...span };
+          return {
+            kind: "Expr",
+            value: first,
+            line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+          };
         case "assign": {
           const chain = [first, ...tail.values];
           const value = chain.pop()!;
           const context = chain.length === 1 ? "single-assign" : "assign";
-          return { kind: "Assign", targets: chain.map((t) => checkTarget(t, context)), value, ...span };
+          return {
+            kind: "Assign",
+            targets: chain.map((t) => checkTarget(t, context)),
+            value,
+            line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+          };
         }
         case "aug":
-          return { kind: "AugAssign", target: checkAugTarget(first), op: tail.op, value: tail.value, ...span };
+          return {
+            kind: "AugAssign",
+            target: checkAugTarget(first),
+            op: tail.op,
+            value: tail.value,
+            line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+          };
         case "ann":
           if (first.kind === "Tuple") throw new ParseFailure("only single target (not tuple) can be annotated", first);
           if (first.kind === "List") throw new ParseFailure("only single target (not list) can be annotated", first);
           if (first.kind !== "Name" && first.kind !== "Attribute" && first.kind !== "Subscript") {
             throw new ParseFailure("illegal target for annotation", first);
           }
-          return { kind: "AnnAssign", target: first, annotation: tail.annotation, value: tail.value, ...span };
+          return {
+            kind: "AnnAssign",
+            target: first,
+            annotation: tail.annotation,
+            value: tail.value,
+            line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
+          };
       }
     });
   });
@@ -699,7 +832,11 @@ export class DialectParser extends EmbeddedActionsParser {
   private returnStatement = this.RULE("returnStatement", (): A.Return => {
     const kw = this.CONSUME(T.Return) as Token;
     const value = this.OPTION(() => this.SUBRULE(this.starExpressions)) ?? null;
-    return this.ACTION(() => ({ kind: "Return" as const, value, ...spanOf(kw, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "Return" as const,
+      value,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   private raiseStatement = this.RULE("raiseStatement", (): A.Raise => {
@@ -713,7 +850,12 @@ export class DialectParser extends EmbeddedActionsParser {
         cause = this.SUBRULE2(this.expression, { ARGS: [0] });
       });
     });
-    return this.ACTION(() => ({ kind: "Raise" as const, exc, cause, ...spanOf(kw, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "Raise" as const,
+      exc,
+      cause,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   private globalStatement = this.RULE("globalStatement", (): A.Global | A.Nonlocal => {
@@ -729,7 +871,8 @@ export class DialectParser extends EmbeddedActionsParser {
     return this.ACTION(() => ({
       kind: kw.tokenType === T.Global ? ("Global" as const) : ("Nonlocal" as const),
       names: names.map((n) => n.image),
-      ...spanOf(kw, names[names.length - 1]!),
+      line: lineOf(kw), col: colOf(kw),
+      endLine: endLineOf(names[names.length - 1]!), endCol: endColOf(names[names.length - 1]!),
     }));
   });
 
@@ -738,7 +881,11 @@ export class DialectParser extends EmbeddedActionsParser {
     const targets = this.SUBRULE(this.starExpressions);
     return this.ACTION((): A.Delete => {
       const list = targets.kind === "Tuple" && !targets.parenthesized ? targets.elts : [targets];
-      return { kind: "Delete", targets: list.map((t) => checkTarget(t, "del")), ...spanOf(kw, this.last()) };
+      return {
+        kind: "Delete",
+        targets: list.map((t) => checkTarget(t, "del")),
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      };
     });
   });
 
@@ -750,7 +897,12 @@ export class DialectParser extends EmbeddedActionsParser {
       this.CONSUME(T.Comma);
       msg = this.SUBRULE2(this.expression, { ARGS: [0] });
     });
-    return this.ACTION(() => ({ kind: "Assert" as const, test, msg, ...spanOf(kw, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "Assert" as const,
+      test,
+      msg,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   private dottedName = this.RULE("dottedName", (): [string, Token, Token] => {
@@ -779,11 +931,22 @@ export class DialectParser extends EmbeddedActionsParser {
         });
         this.ACTION(() => {
           const [name, first, last] = dotted;
-          names.push({ kind: "alias", name, asname: asname?.image ?? null, ...spanOf(first, asname ?? last) });
+          names.push({
+            kind: "alias",
+            name,
+            asname: asname?.image ?? null,
+            line: lineOf(first), col: colOf(first),
+            endLine: endLineOf(asname ?? last), endCol: endColOf(asname ?? last),
+          });
         });
       },
     });
-    return this.ACTION(() => ({ kind: "Import" as const, names, ...spanOf(kw, names[names.length - 1]!) }));
+    return this.ACTION(() => ({
+      kind: "Import" as const,
+      names,
+      line: lineOf(kw), col: colOf(kw),
+      endLine: endLineOf(names[names.length - 1]!), endCol: endColOf(names[names.length - 1]!),
+    }));
   });
 
   private fromImportStatement = this.RULE("fromImportStatement", (): A.ImportFrom => {
@@ -852,7 +1015,13 @@ export class DialectParser extends EmbeddedActionsParser {
         },
       },
     ]);
-    return this.ACTION(() => ({ kind: "ImportFrom" as const, module, names, level, ...spanOf(kw, end) }));
+    return this.ACTION(() => ({
+      kind: "ImportFrom" as const,
+      module,
+      names,
+      level,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(end), endCol: endColOf(end),
+    }));
   });
 
   private importAsName = this.RULE("importAsName", (): A.Alias => {
@@ -866,7 +1035,7 @@ export class DialectParser extends EmbeddedActionsParser {
       kind: "alias" as const,
       name: name.image,
       asname: asname?.image ?? null,
-      ...spanOf(name, asname ?? name),
+      line: lineOf(name), col: colOf(name), endLine: endLineOf(asname ?? name), endCol: endColOf(asname ?? name),
     }));
   });
 
@@ -926,10 +1095,22 @@ export class DialectParser extends EmbeddedActionsParser {
       for (let i = elifs.length - 1; i >= 0; i--) {
         const [ekw, etest, ebody] = elifs[i]!;
         const end = orelse.length > 0 ? orelse[orelse.length - 1]! : ebody[ebody.length - 1]!;
-        orelse = [{ kind: "If", test: etest, body: ebody, orelse, ...spanOf(ekw, end) }];
+        orelse = [{
+          kind: "If",
+          test: etest,
+          body: ebody,
+          orelse,
+          line: lineOf(ekw), col: colOf(ekw), endLine: endLineOf(end), endCol: endColOf(end),
+        }];
       }
       const end = orelse.length > 0 ? orelse[orelse.length - 1]! : body[body.length - 1]!;
-      return { kind: "If", test, body, orelse, ...spanOf(kw, end) };
+      return {
+        kind: "If",
+        test,
+        body,
+        orelse,
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(end), endCol: endColOf(end),
+      };
     });
   });
 
@@ -945,13 +1126,16 @@ export class DialectParser extends EmbeddedActionsParser {
     this.CONSUME(T.Colon);
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "'while' statement"]] });
     const orelse = this.OPTION(() => this.SUBRULE(this.elseBlock)) ?? [];
-    return this.ACTION(() => ({
-      kind: "While" as const,
-      test,
-      body,
-      orelse,
-      ...spanOf(kw, (orelse.length > 0 ? orelse : body)[(orelse.length > 0 ? orelse : body).length - 1]!),
-    }));
+    return this.ACTION(() => {
+      const last = (orelse.length > 0 ? orelse : body)[(orelse.length > 0 ? orelse : body).length - 1]!;
+      return {
+        kind: "While" as const,
+        test,
+        body,
+        orelse,
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(last), endCol: endColOf(last),
+      };
+    });
   });
 
   private forStatement = this.RULE("forStatement", (): A.For => {
@@ -964,7 +1148,14 @@ export class DialectParser extends EmbeddedActionsParser {
     const orelse = this.OPTION(() => this.SUBRULE(this.elseBlock)) ?? [];
     return this.ACTION(() => {
       const last = orelse.length > 0 ? orelse[orelse.length - 1]! : body[body.length - 1]!;
-      return { kind: "For" as const, target: checkTarget(target, "for"), iter, body, orelse, ...spanOf(kw, last) };
+      return {
+        kind: "For" as const,
+        target: checkTarget(target, "for"),
+        iter,
+        body,
+        orelse,
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(last), endCol: endColOf(last),
+      };
     });
   });
 
@@ -988,7 +1179,12 @@ export class DialectParser extends EmbeddedActionsParser {
     });
     return this.ACTION(() =>
       comma
-        ? ({ kind: "Tuple", elts, parenthesized: false, ...spanOf(first, this.last()) } as A.Tuple)
+        ? ({
+          kind: "Tuple",
+          elts,
+          parenthesized: false,
+          line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+        } as A.Tuple)
         : elts[0]!,
     );
   });
@@ -1026,7 +1222,14 @@ export class DialectParser extends EmbeddedActionsParser {
     return this.ACTION((): A.Try => {
       const lastBlock = finalbody.length > 0 ? finalbody : orelse.length > 0 ? orelse : null;
       const end = lastBlock ? lastBlock[lastBlock.length - 1]! : handlers[handlers.length - 1]!;
-      return { kind: "Try", body, handlers, orelse, finalbody, ...spanOf(kw, end) };
+      return {
+        kind: "Try",
+        body,
+        handlers,
+        orelse,
+        finalbody,
+        line: lineOf(kw), col: colOf(kw), endLine: endLineOf(end), endCol: endColOf(end),
+      };
     });
   });
 
@@ -1060,7 +1263,14 @@ export class DialectParser extends EmbeddedActionsParser {
     });
     this.CONSUME(T.Colon);
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "'except' statement"]] });
-    return this.ACTION(() => ({ kind: "ExceptHandler" as const, type, name, body, ...spanOf(kw, body[body.length - 1]!) }));
+    return this.ACTION(() => ({
+      kind: "ExceptHandler" as const,
+      type,
+      name,
+      body,
+      line: lineOf(kw), col: colOf(kw),
+      endLine: endLineOf(body[body.length - 1]!), endCol: endColOf(body[body.length - 1]!),
+    }));
   });
 
   private functionDef = this.RULE("functionDef", (): A.FunctionDef => {
@@ -1076,7 +1286,10 @@ export class DialectParser extends EmbeddedActionsParser {
       returns = this.SUBRULE(this.expression, { ARGS: [0] });
     });
     this.CONSUME(T.Colon);
+    const outerAsync = this.inAsyncBody;
+    this.inAsyncBody = asyncKw !== undefined;
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "function definition"]] });
+    this.inAsyncBody = outerAsync;
     return this.ACTION(() => ({
       kind: "FunctionDef" as const,
       name: name.image,
@@ -1084,7 +1297,8 @@ export class DialectParser extends EmbeddedActionsParser {
       body,
       returns,
       isAsync: asyncKw !== undefined,
-      ...spanOf(asyncKw ?? kw, body[body.length - 1]!),
+      line: lineOf(asyncKw ?? kw), col: colOf(asyncKw ?? kw),
+      endLine: endLineOf(body[body.length - 1]!), endCol: endColOf(body[body.length - 1]!),
     }));
   });
 
@@ -1147,7 +1361,12 @@ export class DialectParser extends EmbeddedActionsParser {
         annotation = this.SUBRULE(this.expression, { ARGS: [0] });
       },
     });
-    return this.ACTION(() => ({ kind: "arg" as const, arg: name.image, annotation, ...spanOf(name, this.last()) }));
+    return this.ACTION(() => ({
+      kind: "arg" as const,
+      arg: name.image,
+      annotation,
+      line: lineOf(name), col: colOf(name), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   // ---------------------------------------------------------------- expressions
@@ -1164,7 +1383,12 @@ export class DialectParser extends EmbeddedActionsParser {
       const elts = list.items as A.Expr[];
       if (elts.length === 0) throw new ParseFailure("invalid syntax", this.tok());
       if (list.commas === 0) return elts[0]!;
-      return { kind: "Tuple", elts, parenthesized: false, ...spanOf(first, this.last()) } as A.Tuple;
+      return {
+        kind: "Tuple",
+        elts,
+        parenthesized: false,
+        line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      } as A.Tuple;
     });
   });
 
@@ -1216,7 +1440,13 @@ export class DialectParser extends EmbeddedActionsParser {
         });
         this.CONSUME(T.Else);
         const orelse = this.SUBRULE2(this.expression, FLAG_ARGS[0]);
-        result = this.ACTION((): A.IfExp => ({ kind: "IfExp", test, body, orelse, ...spanOf(first, this.last()) }));
+        result = this.ACTION((): A.IfExp => ({
+          kind: "IfExp",
+          test,
+          body,
+          orelse,
+          line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+        }));
       });
     }
     if (this.RECORDING_PHASE || ((flags & WALRUS) !== 0 && this.LA(1).tokenType === T.Walrus)) {
@@ -1228,7 +1458,12 @@ export class DialectParser extends EmbeddedActionsParser {
           if (target.kind !== "Name") {
             throw new ParseFailure(`cannot use assignment expressions with ${describeExpr(target)}`, target, walrus);
           }
-          return { kind: "NamedExpr", target, value, ...spanOf(first, this.last()) };
+          return {
+            kind: "NamedExpr",
+            target,
+            value,
+            line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+          };
         });
       });
     }
@@ -1249,7 +1484,11 @@ export class DialectParser extends EmbeddedActionsParser {
         const value = this.SUBRULE(this.expression, FLAG_ARGS[OPERAND | (flags & NO_IN)]);
         return this.ACTION((): A.Starred => {
           if ((flags & STAR) === 0) throw new ParseFailure("can't use starred expression here", star, this.last());
-          return { kind: "Starred", value, ...spanOf(star, this.last()) };
+          return {
+            kind: "Starred",
+            value,
+            line: lineOf(star), col: colOf(star), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+          };
         });
       },
     },
@@ -1270,8 +1509,16 @@ export class DialectParser extends EmbeddedActionsParser {
     const kw = this.CONSUME(T.Lambda) as Token;
     const items = this.OPTION(() => this.SUBRULE(this.parameters, { ARGS: [false] })) ?? [];
     this.CONSUME(T.Colon);
+    const outerAsync = this.inAsyncBody;
+    this.inAsyncBody = false;
     const body = this.SUBRULE(this.expression, { ARGS: [0] });
-    return this.ACTION(() => ({ kind: "Lambda" as const, args: buildArguments(items, "lambda"), body, ...spanOf(kw, this.last()) }));
+    this.inAsyncBody = outerAsync;
+    return this.ACTION(() => ({
+      kind: "Lambda" as const,
+      args: buildArguments(items, "lambda"),
+      body,
+      line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    }));
   });
 
   /**
@@ -1287,10 +1534,9 @@ export class DialectParser extends EmbeddedActionsParser {
     this.AT_LEAST_ONE(this.operandStep);
     const frame = this.seq;
     this.seq = saved;
-    return this.ACTION(() => {
-      if (frame.more || items.length === 0) throw new ParseFailure("invalid syntax", this.tok());
-      return foldOperators(items);
-    });
+    if (this.RECORDING_PHASE) return RECORDED;
+    if (frame.more || items.length === 0) throw new ParseFailure("invalid syntax", this.tok());
+    return foldOperators(items);
   });
 
   private seq: { items: SeqItem[]; more: boolean; noIn: boolean; isNot: boolean } = {
@@ -1307,13 +1553,18 @@ export class DialectParser extends EmbeddedActionsParser {
   private readonly operandStep = {
     GATE: () => this.seq.more,
     DEF: () => {
-      this.MANY2(this.prefixStep);
+      // Repetitions and options are entered only when their first token is next (or while
+      // Chevrotain records the grammar): declining one costs a lookahead call otherwise.
+      if (this.RECORDING_PHASE || tokenMatcher(this.LA(1), T.UnaryOp)) this.MANY2(this.prefixStep);
       const first = this.tok();
       const expr = this.SUBRULE(this.primary);
       const seq = this.seq;
       seq.items.push({ t: "operand", expr, first, last: this.last() });
       seq.more = false;
-      this.OPTION(this.binaryStep);
+      const next = this.LA(1);
+      if (this.RECORDING_PHASE || tokenMatcher(next, T.BinaryOp) || next.tokenType === T.Not) {
+        this.OPTION(this.binaryStep);
+      }
     },
   };
 
@@ -1358,16 +1609,15 @@ export class DialectParser extends EmbeddedActionsParser {
     {
       ALT: () => {
         const t = this.CONSUME2(T.Name) as Token;
-        return this.ACTION(
-          (): A.Name => ({
-            kind: "Name",
-            id: t.payload as string,
-            line: t.startLine!,
-            col: t.startColumn!,
-            endLine: t.endLine!,
-            endCol: t.endColumn!,
-          }),
-        );
+        if (this.RECORDING_PHASE) return RECORDED;
+        return {
+          kind: "Name",
+          id: t.payload as string,
+          line: t.startLine!,
+          col: t.startColumn!,
+          endLine: t.endLine!,
+          endCol: t.endColumn!,
+        };
       },
     },
     { ALT: () => this.constant(this.CONSUME(T.Int) as Token) },
@@ -1384,16 +1634,21 @@ export class DialectParser extends EmbeddedActionsParser {
 
   /** `await`? atom followed by calls, subscripts and attribute accesses. */
   private primary = this.RULE("primary", (): A.Expr => {
-    const awaitKw = this.OPTION(this.awaitStep);
+    const awaitKw =
+      this.RECORDING_PHASE || this.LA(1).tokenType === T.Await ? this.OPTION(this.awaitStep) : undefined;
     const first = this.tok();
     this.primaryFirst = first;
     this.primaryValue = this.OR2(this.atomAlternatives);
     this.primaryFirst = first;
-    this.MANY(this.trailerStep);
+    if (this.RECORDING_PHASE || TRAILER_START.has(this.LA(1).tokenType)) this.MANY(this.trailerStep);
     const value = this.primaryValue;
-    return this.ACTION(() =>
-      awaitKw ? ({ kind: "Await", value, ...spanOf(awaitKw, this.last()) } as A.Await) : value,
-    );
+    if (this.RECORDING_PHASE || !awaitKw) return value;
+    if (!this.inAsyncBody) this.strayAwait = true;
+    return {
+      kind: "Await",
+      value,
+      line: lineOf(awaitKw), col: colOf(awaitKw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+    } as A.Await;
   });
 
   /** The expression a trailer applies to, and where it started (for the trailer's span). */
@@ -1407,16 +1662,7 @@ export class DialectParser extends EmbeddedActionsParser {
     const value = this.primaryValue;
     const first = this.primaryFirst;
     const trailer = this.OR(this.trailerAlternatives);
-    this.primaryValue = this.ACTION((): A.Expr => {
-      switch (trailer.t) {
-        case "attribute":
-          return { kind: "Attribute", value, attr: trailer.name.image, ...spanOf(first, trailer.name) };
-        case "call":
-          return buildCall(value, first, trailer.items, trailer.open, trailer.close);
-        case "subscript":
-          return { kind: "Subscript", value, slice: trailer.slice, ...spanOf(first, trailer.close) };
-      }
-    });
+    this.primaryValue = this.RECORDING_PHASE ? RECORDED : applyTrailer(value, first, trailer);
     this.primaryFirst = first;
   };
 
@@ -1470,7 +1716,12 @@ export class DialectParser extends EmbeddedActionsParser {
         const stars = this.CONSUME(T.DoubleStar) as Token;
         const value = this.SUBRULE2(this.expression, FLAG_ARGS[0]);
         return this.ACTION(
-          (): CallItem => ({ t: "doublestar", keyword: { kind: "keyword", arg: null, value, ...spanOf(stars, this.last()) } }),
+          (): CallItem => ({ t: "doublestar", keyword: {
+            kind: "keyword",
+            arg: null,
+            value,
+            line: lineOf(stars), col: colOf(stars), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+          } }),
         );
       },
     },
@@ -1481,7 +1732,13 @@ export class DialectParser extends EmbeddedActionsParser {
         return this.ACTION((): CallItem => {
           if (tail === null) return expr.kind === "Starred" ? { t: "star", expr } : { t: "positional", expr };
           if (Array.isArray(tail)) {
-            return { t: "genexp", expr: { kind: "GeneratorExp", elt: expr, generators: tail, ...spanOf(expr, tail[tail.length - 1]!) } };
+            return { t: "genexp", expr: {
+              kind: "GeneratorExp",
+              elt: expr,
+              generators: tail,
+              line: lineOf(expr), col: colOf(expr),
+              endLine: endLineOf(tail[tail.length - 1]!), endCol: endColOf(tail[tail.length - 1]!),
+            } };
           }
           if (expr.kind !== "Name") {
             const message =
@@ -1490,7 +1747,12 @@ export class DialectParser extends EmbeddedActionsParser {
                 : 'expression cannot contain assignment, perhaps you meant "=="?';
             throw new ParseFailure(message, expr, tail.eq);
           }
-          return { t: "keyword", keyword: { kind: "keyword", arg: expr.id, value: tail.value, ...spanOf(expr, this.last()) } };
+          return { t: "keyword", keyword: {
+            kind: "keyword",
+            arg: expr.id,
+            value: tail.value,
+            line: lineOf(expr), col: colOf(expr), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+          } };
         });
       },
     },
@@ -1527,7 +1789,12 @@ export class DialectParser extends EmbeddedActionsParser {
     });
     return this.ACTION(() => {
       if (!comma && elts[0]!.kind !== "Starred") return elts[0]!;
-      return { kind: "Tuple", elts, parenthesized: false, ...spanOf(first, this.last()) } as A.Tuple;
+      return {
+        kind: "Tuple",
+        elts,
+        parenthesized: false,
+        line: lineOf(first), col: colOf(first), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      } as A.Tuple;
     });
   });
 
@@ -1543,7 +1810,13 @@ export class DialectParser extends EmbeddedActionsParser {
         this.CONSUME2(T.Colon);
         step = this.OPTION5(() => this.SUBRULE2(this.expression, { ARGS: [0] })) ?? null;
       });
-      result = this.ACTION((): A.Slice => ({ kind: "Slice", lower, upper, step, ...spanOf(start, this.last()) }));
+      result = this.ACTION((): A.Slice => ({
+        kind: "Slice",
+        lower,
+        upper,
+        step,
+        line: lineOf(start), col: colOf(start), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
+      }));
     });
     return this.ACTION(() => {
       if (!result) throw new ParseFailure("invalid syntax", this.tok());
@@ -1563,15 +1836,16 @@ export class DialectParser extends EmbeddedActionsParser {
         this.CONSUME(T.If);
         ifs.push(this.SUBRULE3(this.expression, { ARGS: [OPERAND] }));
       });
-      this.ACTION(() =>
+      this.ACTION(() => {
+        const last = ifs.length > 0 ? ifs[ifs.length - 1]! : iter;
         clauses.push({
           kind: "comprehension",
           target: checkTarget(target, "comprehension"),
           iter,
           ifs,
-          ...spanOf(kw, ifs.length > 0 ? ifs[ifs.length - 1]! : iter),
-        }),
-      );
+          line: lineOf(kw), col: colOf(kw), endLine: endLineOf(last), endCol: endColOf(last),
+        });
+      });
     });
     return clauses;
   });
@@ -1579,14 +1853,15 @@ export class DialectParser extends EmbeddedActionsParser {
   // ---------------------------------------------------------------- atoms
 
   private constant(t: Token, value?: A.ConstantValue): A.Constant {
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return RECORDED;
+    return {
       kind: "Constant" as const,
       value: value === undefined ? (t.payload as A.ConstantValue) : value,
       line: t.startLine!,
       col: t.startColumn!,
       endLine: t.endLine!,
       endCol: t.endColumn!,
-    }));
+    };
   }
 
   private strings = this.RULE("strings", (): A.Constant | A.JoinedStr => {
@@ -1625,7 +1900,11 @@ export class DialectParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const t = this.CONSUME(T.FStringMiddle) as Token;
-            this.ACTION(() => values.push({ kind: "Constant", value: t.payload as string, ...tokenSpan(t) }));
+            this.ACTION(() => values.push({
+              kind: "Constant",
+              value: t.payload as string,
+              line: t.startLine!, col: t.startColumn!, endLine: t.endLine!, endCol: t.endColumn!,
+            }));
           },
         },
         {
@@ -1651,7 +1930,11 @@ export class DialectParser extends EmbeddedActionsParser {
       const parts = this.SUBRULE(this.fstringParts);
       spec = this.ACTION((): A.JoinedStr => {
         const last = parts[parts.length - 1];
-        return { kind: "JoinedStr", values: parts, ...spanOf(colon, last ?? colon) };
+        return {
+          kind: "JoinedStr",
+          values: parts,
+          line: lineOf(colon), col: colOf(colon), endLine: endLineOf(last ?? colon), endCol: endColOf(last ?? colon),
+        };
       });
     });
     const close = this.CONSUME(T.FieldEnd) as Token;
@@ -1659,10 +1942,20 @@ export class DialectParser extends EmbeddedActionsParser {
       const out: (A.Constant | A.FormattedValue)[] = [];
       let conv = (conversion?.payload as "r" | "s" | "a" | undefined) ?? null;
       if (equals) {
-        out.push({ kind: "Constant", value: equals.payload as string, ...spanOf(open, equals) });
+        out.push({
+          kind: "Constant",
+          value: equals.payload as string,
+          line: lineOf(open), col: colOf(open), endLine: endLineOf(equals), endCol: endColOf(equals),
+        });
         if (!conv && !spec) conv = "r";
       }
-      out.push({ kind: "FormattedValue", value, conversion: conv, formatSpec: spec, ...spanOf(open, close) });
+      out.push({
+        kind: "FormattedValue",
+        value,
+        conversion: conv,
+        formatSpec: spec,
+        line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+      });
       return out;
     });
   });
@@ -1673,7 +1966,12 @@ export class DialectParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const close = this.CONSUME(T.RParen) as Token;
-          return this.ACTION((): A.Tuple => ({ kind: "Tuple", elts: [], parenthesized: true, ...spanOf(open, close) }));
+          return this.ACTION((): A.Tuple => ({
+            kind: "Tuple",
+            elts: [],
+            parenthesized: true,
+            line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+          }));
         },
       },
       {
@@ -1684,7 +1982,12 @@ export class DialectParser extends EmbeddedActionsParser {
               ALT: () => {
                 const generators = this.SUBRULE(this.comprehensionClauses);
                 const close = this.CONSUME2(T.RParen) as Token;
-                return this.ACTION((): A.GeneratorExp => ({ kind: "GeneratorExp", elt: first, generators, ...spanOf(open, close) }));
+                return this.ACTION((): A.GeneratorExp => ({
+                  kind: "GeneratorExp",
+                  elt: first,
+                  generators,
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
             {
@@ -1697,7 +2000,12 @@ export class DialectParser extends EmbeddedActionsParser {
                     if (first.kind === "Starred") throw new ParseFailure("cannot use starred expression here", first);
                     return first;
                   }
-                  return { kind: "Tuple", elts, parenthesized: true, ...spanOf(open, close) };
+                  return {
+                    kind: "Tuple",
+                    elts,
+                    parenthesized: true,
+                    line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                  };
                 });
               },
             },
@@ -1733,7 +2041,11 @@ export class DialectParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const close = this.CONSUME(T.RBracket) as Token;
-          return this.ACTION((): A.List => ({ kind: "List", elts: [], ...spanOf(open, close) }));
+          return this.ACTION((): A.List => ({
+            kind: "List",
+            elts: [],
+            line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+          }));
         },
       },
       {
@@ -1744,7 +2056,12 @@ export class DialectParser extends EmbeddedActionsParser {
               ALT: () => {
                 const generators = this.SUBRULE(this.comprehensionClauses);
                 const close = this.CONSUME2(T.RBracket) as Token;
-                return this.ACTION((): A.ListComp => ({ kind: "ListComp", elt: first, generators, ...spanOf(open, close) }));
+                return this.ACTION((): A.ListComp => ({
+                  kind: "ListComp",
+                  elt: first,
+                  generators,
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
             {
@@ -1752,7 +2069,11 @@ export class DialectParser extends EmbeddedActionsParser {
                 const rest = this.SUBRULE(this.displayRest, { ARGS: [first] });
                 this.ACTION(() => this.checkComprehensionTarget(rest[0]));
                 const close = this.CONSUME3(T.RBracket) as Token;
-                return this.ACTION((): A.List => ({ kind: "List", elts: rest[0], ...spanOf(open, close) }));
+                return this.ACTION((): A.List => ({
+                  kind: "List",
+                  elts: rest[0],
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
           ]);
@@ -1774,7 +2095,12 @@ export class DialectParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const close = this.CONSUME(T.RBrace) as Token;
-          return this.ACTION((): A.Dict => ({ kind: "Dict", keys: [], values: [], ...spanOf(open, close) }));
+          return this.ACTION((): A.Dict => ({
+            kind: "Dict",
+            keys: [],
+            values: [],
+            line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+          }));
         },
       },
       {
@@ -1783,7 +2109,12 @@ export class DialectParser extends EmbeddedActionsParser {
           const value = this.SUBRULE3(this.expression, { ARGS: [OPERAND] });
           const entries = this.SUBRULE(this.dictRest, { ARGS: [null, value] });
           const close = this.CONSUME2(T.RBrace) as Token;
-          return this.ACTION((): A.Dict => ({ kind: "Dict", keys: entries[0], values: entries[1], ...spanOf(open, close) }));
+          return this.ACTION((): A.Dict => ({
+            kind: "Dict",
+            keys: entries[0],
+            values: entries[1],
+            line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+          }));
         },
       },
       {
@@ -1804,7 +2135,7 @@ export class DialectParser extends EmbeddedActionsParser {
                         key: first,
                         value,
                         generators,
-                        ...spanOf(open, close),
+                        line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
                       }));
                     },
                   },
@@ -1812,7 +2143,12 @@ export class DialectParser extends EmbeddedActionsParser {
                     ALT: () => {
                       const entries = this.SUBRULE2(this.dictRest, { ARGS: [first, value] });
                       const close = this.CONSUME4(T.RBrace) as Token;
-                      return this.ACTION((): A.Dict => ({ kind: "Dict", keys: entries[0], values: entries[1], ...spanOf(open, close) }));
+                      return this.ACTION((): A.Dict => ({
+                        kind: "Dict",
+                        keys: entries[0],
+                        values: entries[1],
+                        line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                      }));
                     },
                   },
                 ]);
@@ -1822,7 +2158,12 @@ export class DialectParser extends EmbeddedActionsParser {
               ALT: () => {
                 const generators = this.SUBRULE2(this.comprehensionClauses);
                 const close = this.CONSUME5(T.RBrace) as Token;
-                return this.ACTION((): A.SetComp => ({ kind: "SetComp", elt: first, generators, ...spanOf(open, close) }));
+                return this.ACTION((): A.SetComp => ({
+                  kind: "SetComp",
+                  elt: first,
+                  generators,
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
             {
@@ -1830,7 +2171,11 @@ export class DialectParser extends EmbeddedActionsParser {
                 const rest = this.SUBRULE(this.displayRest, { ARGS: [first] });
                 this.ACTION(() => this.checkComprehensionTarget(rest[0]));
                 const close = this.CONSUME6(T.RBrace) as Token;
-                return this.ACTION((): A.Set => ({ kind: "Set", elts: rest[0], ...spanOf(open, close) }));
+                return this.ACTION((): A.Set => ({
+                  kind: "Set",
+                  elts: rest[0],
+                  line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
+                }));
               },
             },
           ]);

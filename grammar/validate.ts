@@ -18,9 +18,11 @@ const MODULE: Context = { inFunction: false, inAsyncFunction: false, inLoop: fal
 /**
  * Throws ParseFailure at the first statement or expression that is not allowed where it is.
  * `keywords` are those the scanner saw: without `await`, expressions need no visit at all.
+ * `strayAwait` false (the parser's finding) says every `await` sits in an async def's body, so
+ * expressions need no visit either.
  */
-export function checkContext(module: A.Module, keywords: ReadonlySet<TokenType>): void {
-  const awaits = keywords.has(T.Await);
+export function checkContext(module: A.Module, keywords: ReadonlySet<TokenType>, strayAwait = true): void {
+  const awaits = strayAwait && keywords.has(T.Await);
   if (!awaits && !keywords.has(T.Return) && !keywords.has(T.Break) && !keywords.has(T.Continue) && !keywords.has(T.Nonlocal)) {
     return;
   }
