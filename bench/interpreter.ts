@@ -1,6 +1,7 @@
 // Interpreter speed: eight workloads (bench/interpreter/*.py) run by ours, CPython, Monty and
 // Pyodide side by side in one run, plus the cost of one trivial execution. `npm run
-// bench:interpreter` (add `-- --quick` for a short run). Writes its section of bench/RESULTS.md.
+// bench:interpreter` (add `-- --quick` for a short run, `-- --write` to record its section of
+// bench/RESULTS.md).
 //
 // What is timed, per engine:
 // - ours: the public `execute(source)` with the default budgets on: parse, compile, run, result
@@ -225,5 +226,5 @@ more shortcuts in this one.`;
 const mismatchText = mismatches.length ? `\n\nResults that differ from CPython's:\n${mismatches.map((m) => `- ${m}`).join("\n")}` : "";
 const body = `${table}\n\n${trivialTable}\n\nTargets:\n${targets}\n${notes}${mismatchText}`;
 console.log(body);
-writeSection("bench:interpreter", "Interpreter speed", `npm run bench:interpreter${quick ? " -- --quick" : ""}`, body);
+if (process.argv.includes("--write")) writeSection("bench:interpreter", "Interpreter speed", `npm run bench:interpreter -- ${quick ? "--quick " : ""}--write`, body);
 process.exit(0);

@@ -14,9 +14,9 @@ const rows = defs.map((d) => `| ${d.name} | ${encode(JSON.stringify(asOpenAi(d))
 const total = encode(JSON.stringify(defs.map(asOpenAi))).length;
 const table = ["| meta-tool | tokens |", "|---|---:|", ...rows, `| **all five, as one tools array** | **${total}** |`].join("\n");
 console.log(table);
-writeSection(
+if (process.argv.includes("--write")) writeSection(
   "bench:meta-tools",
   "Meta-tool definitions: tokens per request",
-  "npm run bench:meta-tools",
+  "npm run bench:meta-tools -- --write",
   `${table}\n\nTarget: all five under 1,200 tokens. Counted with gpt-tokenizer's o200k_base on the JSON of the OpenAI tools array.`,
 );

@@ -1,5 +1,6 @@
 // Parse-time benchmark: our scanner + parser against CPython's `ast.parse`, on the same texts, in
-// one run. `npm run bench:parse` (add `-- --quick` for a short run). Writes bench/RESULTS.md.
+// one run. `npm run bench:parse` (add `-- --quick` for a short run, `-- --write` to record
+// its section of bench/RESULTS.md).
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -118,5 +119,5 @@ in-process with \`time.perf_counter\`, on the same text. "CPython ÷ ours" above
 The issue's target, a 2 KB script in under 100 µs, assumed a faster machine than this one: here a
 plain JavaScript loop that only reads 1,100 characters with \`charCodeAt\` takes about 4 µs, and
 CPython's C parser needs the time shown. The ratio is the comparable figure.`;
-writeSection("bench:parse", "Parsing: ours vs CPython's ast.parse", `npm run bench:parse${quick ? " -- --quick" : ""}`, `${table}\n${notes}`);
+if (process.argv.includes("--write")) writeSection("bench:parse", "Parsing: ours vs CPython's ast.parse", `npm run bench:parse -- ${quick ? "--quick " : ""}--write`, `${table}\n${notes}`);
 void started;
