@@ -22,6 +22,7 @@ import { runInNewContext } from "node:vm";
 import { UNRESTRICTED } from "../src/gateway/gateway.js";
 import { type BenchGateway, edgeClients, ms, postToolCall, QUICK, runScript, startGateway, toolCallBody, WRITE } from "./harness.js";
 import { median, writeSection } from "./results.js";
+import { listeningUrl } from "../test/gateway/listening.js";
 
 const GATEWAY_CLI = fileURLToPath(new URL("../src/cli/gateway.js", import.meta.url));
 const SERVE = fileURLToPath(new URL("./serve.js", import.meta.url));
@@ -61,19 +62,7 @@ async function startGatewayProcess(dir: string, store: boolean): Promise<{ child
   writeFileSync(config, JSON.stringify({ mcp: { client_configs: edgeClients() } }));
   const args = store ? [GATEWAY_CLI, "--config", config, "--data", join(dir, "data"), "--port", "0"] : [SERVE];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${seen}`)), 30_000);
-    child.stderr!.on("data", (d: Buffer) => {
-      seen += d.toString();
-      const m = /listening on (http:\/\/[^ ]+)/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`the gateway exited with ${code}: ${seen}`)));
-  });
+  const url = await listeningUrl(child, 30_000);
   for (let i = 0; ; i++) {
     const health = (await (await fetch(`${url}/health`)).json()) as { servers: { name: string; state: string }[] };
     if (["edge", "plain"].every((n) => health.servers.some((s) => s.name === n && s.state === "connected"))) break;

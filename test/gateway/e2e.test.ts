@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listeningUrl } from "./listening.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GATEWAY = join(ROOT, "dist/src/cli/gateway.js");
@@ -18,19 +19,7 @@ const MEMORY = join(ROOT, "node_modules/@modelcontextprotocol/server-memory/dist
 
 async function start(args: string[], data = mkdtempSync(join(tmpdir(), "cmg-data-"))): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [GATEWAY, ...args, "--data", data, "--port", "0"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${seen}`)), 20_000);
-    child.stderr!.on("data", (d: Buffer) => {
-      seen += d.toString();
-      const m = /listening on (http:\/\/[^ ]+)/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`the gateway exited with ${code}: ${seen}`)));
-  });
+  const url = await listeningUrl(child, 20_000);
   return { child, url };
 }
 
