@@ -6,17 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveModel } from "../../src/agent/providers.js";
 import { loadGatewayConfig, parseGatewayConfig } from "../../src/gateway/config-file.js";
-import { ConfigError } from "../../src/upstream/config.js";
-
-function problem(raw: unknown, env: NodeJS.ProcessEnv = {}): string {
-  try {
-    parseGatewayConfig(raw, env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  return "no problem";
-}
+import { problem } from "../gateway/config-problem.js";
 
 describe("providers", () => {
   it("reads providers, the key from the environment, with defaults", () => {

@@ -2,19 +2,9 @@
 // errors that name the path of the bad field.
 import { describe, expect, it } from "vitest";
 import { parseGatewayConfig } from "../../src/gateway/config-file.js";
-import { ConfigError } from "../../src/upstream/config.js";
+import { problem } from "./config-problem.js";
 
 const stdio = { name: "fs", connection_type: "stdio", stdio_config: { command: "node", args: ["x.js"] }, tools_to_execute: ["*"], is_code_mode_client: true };
-
-function problem(raw: unknown, env: NodeJS.ProcessEnv = {}): string {
-  try {
-    parseGatewayConfig(raw, env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  return "no problem";
-}
 
 describe("config.json", () => {
   it("reads clients, settings and the listen address, with defaults", () => {
