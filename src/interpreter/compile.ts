@@ -13,6 +13,7 @@ import { type BinaryOp, compare, contains, delItem, equals, getItem, inplaceErro
 import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
+import { type ClosureCompiler, compileUnit, isCompiled } from "./codegen.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
 
@@ -96,7 +97,7 @@ export type Completion = undefined | typeof BREAK | typeof CONTINUE | typeof RET
 
 export type Expr = (f: Frame) => Value | Pending;
 export type Stmt = (f: Frame) => Completion | Pending;
-type Store = (f: Frame, value: Value) => void | Pending;
+export type Store = (f: Frame, value: Value) => void | Pending;
 
 // ------------------------------------------------------------------ functions
 
@@ -243,7 +244,7 @@ function runBlock(stmts: Stmt[], f: Frame, from: number): Completion | Pending {
   return undefined;
 }
 
-function constantValue(v: A.ConstantValue): Value {
+export function constantValue(v: A.ConstantValue): Value {
   if (typeof v === "bigint") return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
   if (typeof v === "number") return new PyFloat(v);
   if (v instanceof Uint8Array) return new PyBytes(v);
@@ -263,19 +264,53 @@ export const ELLIPSIS_VALUE = new EllipsisValue();
 
 // ------------------------------------------------------------------ the compiler
 
+/** When code units are compiled to JavaScript (codegen.ts): "auto" for a script run before. */
+let codegenMode: "auto" | "always" | "never" = process.env.PY_CODEGEN === "always" ? "always" : process.env.PY_CODEGEN === "never" ? "never" : "auto";
+
+/** Sets when code units go to the JavaScript tier (tests run both tiers). */
+export function setCodegen(mode: "auto" | "always" | "never"): void {
+  codegenMode = mode;
+}
+
+/** How many times each module has started to run (ASTs are shared by repeated scripts). */
+const RUNS = new WeakMap<A.Module, number>();
+
 export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount: number } {
   const info = analyse(module);
-  const compiler = new Compiler(info, rt);
+  const runs = (RUNS.get(module) ?? 0) + 1;
+  RUNS.set(module, runs);
+  // A script seen once runs on closures (compiling JavaScript costs more than a short run saves);
+  // from its second run on, its units are compiled, once, and shared by every later run.
+  const hot = codegenMode === "always" || (codegenMode === "auto" && runs >= 2);
+  const compiler = new Compiler(info, rt, hot);
   const root = info.scopes.get(module)!;
-  const body = compiler.block(module.body, root);
+  const body = compiler.unitBody(module.body, root);
   return Object.assign((f: Frame) => body(f), { slotCount: root.slotCount });
 }
 
-class Compiler {
+class Compiler implements ClosureCompiler {
   constructor(
     private readonly info: ScopeInfo,
     private readonly rt: Runtime,
+    private readonly hot: boolean,
   ) {}
+
+  /** A module's or function's body: the JavaScript tier's unit when it takes it, else closures. */
+  unitBody(body: A.Stmt[], scope: Scope): Stmt {
+    if (codegenMode !== "never" && (this.hot || isCompiled(body))) {
+      const unit = compileUnit(body, scope, this, this.rt);
+      if (unit !== null) return unit;
+    }
+    return this.block(body, scope);
+  }
+
+  resolve(scope: Scope, id: string): Access {
+    return this.info.resolve(scope, id);
+  }
+
+  scopeOf(node: A.Node): Scope {
+    return this.info.scopes.get(node)!;
+  }
 
   // ---------------------------------------------------------------- statements
 
@@ -306,7 +341,7 @@ class Compiler {
     return (f) => runBlock(stmts, f, 0);
   }
 
-  private statement(s: A.Stmt, scope: Scope): Stmt {
+  statement(s: A.Stmt, scope: Scope): Stmt {
     const inner = this.statementInner(s, scope);
     const { line, col } = s;
     const rt = this.rt;
@@ -465,24 +500,7 @@ class Compiler {
     const rt = this.rt;
     const value = this.expr(s.value, scope);
     const op = s.op as BinaryOp;
-    const apply = (a: Value, b: Value): Value => {
-      // In-place list extension keeps the list's identity, as Python's += does.
-      if (op === "+" && a instanceof PyList) {
-        const items = rt.toList(b);
-        rt.budget.alloc(8 * items.length);
-        a.items.push(...items);
-        return a;
-      }
-      if (op === "|" && a instanceof PyDict && b instanceof PyDict) {
-        for (const [k, v] of b.entries()) a.set(k, v);
-        return a;
-      }
-      try {
-        return rt.binary(op, a, b);
-      } catch (e) {
-        throw inplaceError(e, op);
-      }
-    };
+    const apply = (a: Value, b: Value): Value => augmentedValue(rt, op, a, b);
     const target = s.target;
     if (target.kind === "Name") {
       const load = this.name(target, scope);
@@ -774,7 +792,7 @@ class Compiler {
 
   // ---------------------------------------------------------------- names
 
-  private access(node: A.Name, scope: Scope): Access {
+  access(node: A.Name, scope: Scope): Access {
     return this.info.access.get(node) ?? this.info.resolve(scope, node.id);
   }
 
@@ -869,7 +887,7 @@ class Compiler {
 
   // ---------------------------------------------------------------- assignment targets
 
-  private store(target: A.Expr, scope: Scope): Store {
+  store(target: A.Expr, scope: Scope): Store {
     const rt = this.rt;
     switch (target.kind) {
       case "Name":
@@ -912,31 +930,7 @@ class Compiler {
         }
       }
     };
-    return (f, v) => {
-      let items: Value[];
-      try {
-        items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, elts.length + 1) : rt.toList(v);
-      } catch (e) {
-        throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
-      }
-      let values: Value[];
-      if (starAt < 0) {
-        if (items.length !== elts.length) {
-          if (items.length < elts.length) {
-            throw pyError("ValueError", `not enough values to unpack (expected ${elts.length}, got ${items.length})`);
-          }
-          throw pyError("ValueError", `too many values to unpack (expected ${elts.length})`);
-        }
-        values = items;
-      } else {
-        const after = elts.length - starAt - 1;
-        if (items.length < elts.length - 1) {
-          throw pyError("ValueError", `not enough values to unpack (expected at least ${elts.length - 1}, got ${items.length})`);
-        }
-        values = [...items.slice(0, starAt), new PyList(items.slice(starAt, items.length - after)), ...items.slice(items.length - after)];
-      }
-      return assign(f, values, 0);
-    };
+    return (f, v) => assign(f, unpackItems(rt, v, elts.length, starAt), 0);
   }
 
   private deleter(target: A.Expr, scope: Scope): (f: Frame) => void | Pending {
@@ -1747,7 +1741,8 @@ class Compiler {
     const positional = [...args.posonlyargs, ...args.args].map(paramOf);
     const kwonly = args.kwonlyargs.map(paramOf);
     const paramNames = new Set([...args.posonlyargs, ...args.args, ...args.kwonlyargs, args.vararg, args.kwarg].filter(Boolean).map((a) => a!.arg));
-    const body = this.block(bodyStmts, inner);
+    // A lambda's body is made here each time (no AST of its own to key a compiled unit on).
+    const body = isLambda ? this.block(bodyStmts, inner) : this.unitBody(bodyStmts, inner);
     const cellSlots = [...inner.variables.values()].filter((v) => v.isCell && !paramNames.has(v.name)).map((v) => v.slot);
     const code: FunctionCode = {
       name,
@@ -1799,7 +1794,7 @@ class Compiler {
  * A method call site (`obj.name(...)`) that remembers the method it last found and for which
  * built-in type, so that a loop calling `line.split()` looks the method up once.
  */
-class MethodSite {
+export class MethodSite {
   private kind: unknown = null;
   private method: NativeMethod<any> | undefined;
 
@@ -1899,7 +1894,51 @@ function identical(a: Value, b: Value): boolean {
 
 function unbound(id: string, scope: Scope): PyException {
   void scope;
+  return unboundLocal(id);
+}
+
+export function unboundLocal(id: string): PyException {
   return pyError("UnboundLocalError", `cannot access local variable '${id}' where it is not associated with a value`);
+}
+
+/** The values `v` unpacks into for `count` targets, the one at `starAt` (if >= 0) starred. */
+export function unpackItems(rt: Runtime, v: Value, count: number, starAt: number): Value[] {
+  let items: Value[];
+  try {
+    items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, count + 1) : rt.toList(v);
+  } catch (e) {
+    throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
+  }
+  if (starAt < 0) {
+    if (items.length !== count) {
+      if (items.length < count) throw pyError("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
+      throw pyError("ValueError", `too many values to unpack (expected ${count})`);
+    }
+    return items;
+  }
+  const after = count - starAt - 1;
+  if (items.length < count - 1) throw pyError("ValueError", `not enough values to unpack (expected at least ${count - 1}, got ${items.length})`);
+  return [...items.slice(0, starAt), new PyList(items.slice(starAt, items.length - after)), ...items.slice(items.length - after)];
+}
+
+/** `a op= b`: as `a op b`, except that a list extends in place and a dict updates in place. */
+export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): Value {
+  // In-place list extension keeps the list's identity, as Python's += does.
+  if (op === "+" && a instanceof PyList) {
+    const items = rt.toList(b);
+    rt.budget.alloc(8 * items.length);
+    a.items.push(...items);
+    return a;
+  }
+  if (op === "|" && a instanceof PyDict && b instanceof PyDict) {
+    for (const [k, v] of b.entries()) a.set(k, v);
+    return a;
+  }
+  try {
+    return rt.binary(op, a, b);
+  } catch (e) {
+    throw inplaceError(e, op);
+  }
 }
 
 export function listIterator(items: Value[]): PyIterator {

@@ -1,0 +1,735 @@
+// The second tier: a code unit (a module body or a function body) compiled to one JavaScript
+// function, which V8 then optimizes as a whole.
+//
+// The closure tree of compile.ts makes every statement, expression and call a call of its own
+// closure; V8 cannot inline through call sites that see many different closures, so a loop
+// iteration costs tens of nanoseconds of calls. Here the same unit becomes straight-line
+// JavaScript over the frame's slots, with the common int paths written inline.
+//
+// Suspension (a tool call, a time slice given back, deep recursion) stays possible anywhere a call
+// is made. Every expression's value goes into a temporary; every step that has an effect runs
+// under `if (pc === 0)`. A step that may suspend has a label: when its value is Pending, the
+// function saves all its temporaries and returns a Pending that calls it again with `pc` set to
+// the label. Re-entered, it skips every guarded step, re-takes the same branches (the tests of
+// ifs and loops only read restored temporaries), and carries on from the label with the settled
+// value (or throws the settled error there, inside the right `try`).
+//
+// What this tier does not translate (a `try`, a `with`-like construct, a lambda, keyword
+// unpacking, ...) it hands to the closure compiler: the closure runs on the same frame and is
+// just one more step that may suspend. Units are compiled once per AST and shared by every
+// execution of the script; what belongs to one execution (the delegated closures, the global
+// cells, the runtime) comes in through a Unit.
+import type * as A from "../../grammar/ast.js";
+import { pyError } from "./errors.js";
+import { Pending, DONE } from "./objects.js";
+import { compare, contains, equals, getItem, iterate, setItem, SliceValue, unary } from "./ops.js";
+import type { Runtime } from "./runtime.js";
+import type { Access, Scope } from "./scope.js";
+import { EMPTY_TUPLE, PyDict, PyTuple, truthy, type Value } from "./values.js";
+import {
+  augmentedValue,
+  BREAK,
+  type Cell,
+  CONTINUE,
+  constantValue,
+  type Expr,
+  type Frame,
+  type Globals,
+  MethodSite,
+  PyFunction,
+  RETURN,
+  type Stmt,
+  type Store,
+  UNBOUND,
+  unboundLocal,
+  unpackItems,
+} from "./compile.js";
+
+/** What the closure compiler offers this tier, for one execution. */
+export interface ClosureCompiler {
+  statement(s: A.Stmt, scope: Scope): Stmt;
+  expr(e: A.Expr, scope: Scope): Expr;
+  store(target: A.Expr, scope: Scope): Store;
+  access(node: A.Name, scope: Scope): Access;
+  resolve(scope: Scope, id: string): Access;
+  /** This execution's scope of a function, comprehension or module node. */
+  scopeOf(node: A.Node): Scope;
+}
+
+type Delegate = { kind: "stmt"; node: A.Stmt; scope: Scope } | { kind: "expr"; node: A.Expr; scope: Scope } | { kind: "store"; node: A.Expr; scope: Scope };
+
+type GenFn = (f: Frame, x: Unit, pc: number, rv: unknown, sv: unknown[] | null, thrown: boolean) => unknown;
+
+interface Plan {
+  gen: GenFn;
+  delegates: Delegate[];
+  globals: string[];
+  source: string;
+}
+
+/** One execution's view of a compiled unit. */
+export class Unit {
+  G: Cell[] | null = null;
+  readonly B: (Value | undefined)[];
+  constructor(
+    readonly gen: GenFn,
+    readonly rt: Runtime,
+    readonly K: unknown[],
+    readonly names: string[],
+  ) {
+    this.B = names.map(() => undefined);
+  }
+
+  /** The cells of the unit's global names (one Globals per execution). */
+  bind(globals: Globals): Cell[] {
+    this.G = this.names.map((n) => globals.cell(n));
+    return this.G;
+  }
+
+  /** The built-in a global name falls back to (NameError when there is none). */
+  builtin(i: number): Value {
+    const v = this.rt.builtin(this.names[i]!);
+    this.B[i] = v;
+    return v;
+  }
+
+  /** Suspends at label `k`: the unit runs again from there once `p` settles. */
+  suspend(p: Pending, f: Frame, k: number, sv: unknown[]): Pending {
+    return new Pending(
+      p.promise.then(
+        (v) => settle(this.gen(f, this, k, v, sv, false)),
+        (e) => settle(this.gen(f, this, k, e, sv, true)),
+      ),
+    );
+  }
+}
+
+function settle(r: unknown): unknown {
+  return r instanceof Pending ? r.promise : r;
+}
+
+/** What generated code reaches by name (made on first use: compile.ts and this module import each other). */
+const runtimeNames = () => ({
+  truthy,
+  Pending,
+  UNBOUND,
+  DONE,
+  BREAK,
+  CONTINUE,
+  RETURN,
+  iterate,
+  getItem,
+  setItem,
+  compare,
+  contains,
+  equals,
+  unary,
+  PyFunction,
+  PyTuple,
+  PyDict,
+  EMPTY_TUPLE,
+  SliceValue,
+  unpackItems,
+  augmentedValue,
+  unboundLocal,
+  freeUnbound: (id: string) => pyError("NameError", `cannot access free variable '${id}' where it is not associated with a value in enclosing scope`),
+});
+type RuntimeNames = ReturnType<typeof runtimeNames>;
+let RUNTIME: RuntimeNames | null = null;
+
+const PLANS = new WeakMap<A.Stmt[], Plan | null>();
+
+/** The compiled unit of `body`, made on first use; null when the unit is not worth compiling. */
+function planFor(body: A.Stmt[], scope: Scope, cc: ClosureCompiler): Plan | null {
+  let plan = PLANS.get(body);
+  if (plan === undefined) {
+    plan = new Generator(cc).unit(body, scope);
+    PLANS.set(body, plan);
+  }
+  return plan;
+}
+
+/** Whether `body` already has a compiled unit (a script run before). */
+export function isCompiled(body: A.Stmt[]): boolean {
+  return PLANS.get(body) != null;
+}
+
+/**
+ * The unit of `body` for one execution, as a Stmt over a frame; null when this tier does not
+ * take it (the caller compiles closures instead).
+ */
+export function compileUnit(body: A.Stmt[], scope: Scope, cc: ClosureCompiler, rt: Runtime): Stmt | null {
+  const plan = planFor(body, scope, cc);
+  if (plan === null) return null;
+  // Delegates compile in this execution's scopes (the plan kept the first execution's).
+  const K = plan.delegates.map((d) => {
+    const scope = cc.scopeOf(d.scope.node);
+    return d.kind === "stmt" ? cc.statement(d.node, scope) : d.kind === "expr" ? cc.expr(d.node, scope) : cc.store(d.node, scope);
+  });
+  const unit = new Unit(plan.gen, rt, K, plan.globals);
+  const gen = plan.gen;
+  return (f) => gen(f, unit, 0, undefined, null, false) as ReturnType<Stmt>;
+}
+
+// ------------------------------------------------------------------ the generator
+
+class Generator {
+  private readonly out: string[] = [];
+  private guardOpen = false;
+  private temps = 0;
+  private labels = 0;
+  private readonly delegates: Delegate[] = [];
+  private readonly consts: unknown[] = [];
+  private readonly globals: string[] = [];
+  private readonly globalIndex = new Map<string, number>();
+  /** JS labels of the enclosing Python loops, innermost last. */
+  private readonly loops: string[] = [];
+  private loopCount = 0;
+
+  constructor(private readonly cc: ClosureCompiler) {}
+
+  unit(body: A.Stmt[], scope: Scope): Plan | null {
+    for (const s of body) this.statement(s, scope);
+    this.close();
+    const temps = Array.from({ length: this.temps }, (_, i) => `t${i}`);
+    const head = [
+      "return function unit(f, x, pc, rv, sv, thrown) {",
+      "const rt = x.rt, K = x.K, S = f.slots, B = x.B;",
+      "const G = x.G ?? x.bind(f.globals);",
+      temps.length ? `let ${temps.join(", ")};` : "",
+      temps.length ? `if (sv !== null) { ${temps.map((t, i) => `${t} = sv[${i}];`).join(" ")} }` : "",
+    ];
+    const save = `[${temps.join(", ")}]`;
+    RUNTIME ??= runtimeNames();
+    const text = `"use strict";\nconst {${Object.keys(RUNTIME).join(", ")}} = R;\n` + head.join("\n") + "\n" + this.out.join("\n").replaceAll("$SAVE$", save) + "\nreturn undefined;\n};\n";
+    const factory = new Function("R", "C", text) as (r: RuntimeNames, c: unknown[]) => GenFn;
+    return { gen: factory(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals, source: text };
+  }
+
+  // ---------------------------------------------------------------- emitting
+
+  private temp(): string {
+    return `t${this.temps++}`;
+  }
+
+  /** An effectful step: runs only when not resuming. */
+  private step(code: string): void {
+    if (!this.guardOpen) {
+      this.out.push("if (pc === 0) {");
+      this.guardOpen = true;
+    }
+    this.out.push(code);
+  }
+
+  /** Ends the current run of guarded steps. */
+  private close(): void {
+    if (this.guardOpen) {
+      this.out.push("}");
+      this.guardOpen = false;
+    }
+  }
+
+  /** Structural code (branches, loops): runs when resuming too, so it may only read temporaries. */
+  private structural(code: string): void {
+    this.close();
+    this.out.push(code);
+  }
+
+  /** A step whose value (`target = code`) may be Pending: the unit suspends there. */
+  private suspendable(target: string, code: string, before = ""): void {
+    this.suspendableSteps(target, `${before}${target} = ${code};`);
+  }
+
+  /** As suspendable, for statements that assign `target`. */
+  private suspendableSteps(target: string, steps: string): void {
+    const k = ++this.labels;
+    this.close();
+    this.out.push(`if (pc === 0) { ${steps} if (${target} instanceof Pending) return x.suspend(${target}, f, ${k}, $SAVE$); }`);
+    this.out.push(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; ${target} = rv; }`);
+  }
+
+  private constant(v: unknown): string {
+    this.consts.push(v);
+    return `C[${this.consts.length - 1}]`;
+  }
+
+  private delegate(d: Delegate): string {
+    this.delegates.push(d);
+    return `K[${this.delegates.length - 1}]`;
+  }
+
+  private globalSlot(name: string): number {
+    let i = this.globalIndex.get(name);
+    if (i === undefined) {
+      i = this.globals.length;
+      this.globals.push(name);
+      this.globalIndex.set(name, i);
+    }
+    return i;
+  }
+
+  private where(node: A.Node): string {
+    return `f.line = ${node.line}; f.col = ${node.col};`;
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  private block(body: A.Stmt[], scope: Scope): void {
+    for (const s of body) this.statement(s, scope);
+  }
+
+  private statement(s: A.Stmt, scope: Scope): void {
+    switch (s.kind) {
+      case "Expr":
+      case "Assign":
+      case "AugAssign":
+      case "AnnAssign":
+      case "If":
+      case "While":
+      case "For":
+      case "Break":
+      case "Continue":
+      case "Pass":
+      case "Return":
+      case "Global":
+      case "Nonlocal":
+        break;
+      default:
+        return this.delegatedStatement(s, scope);
+    }
+    if (s.kind === "AugAssign" && s.target.kind === "Attribute") return this.delegatedStatement(s, scope);
+    this.step(`${this.where(s)} rt.tick();`);
+    switch (s.kind) {
+      case "Expr":
+        this.expr(s.value, scope);
+        return;
+      case "Assign": {
+        const v = this.expr(s.value, scope);
+        for (const t of s.targets) this.store(t, v, scope);
+        return;
+      }
+      case "AnnAssign":
+        if (s.value) this.store(s.target, this.expr(s.value, scope), scope);
+        return;
+      case "AugAssign":
+        return this.augAssign(s, scope);
+      case "If": {
+        const t = this.expr(s.test, scope);
+        this.structural(`if (${this.truth(t)}) {`);
+        this.block(s.body, scope);
+        if (s.orelse.length) {
+          this.structural("} else {");
+          this.block(s.orelse, scope);
+        }
+        this.structural("}");
+        return;
+      }
+      case "While":
+        return this.whileLoop(s, scope);
+      case "For":
+        return this.forLoop(s, scope);
+      case "Break":
+        this.step(`break ${this.loops[this.loops.length - 1]};`);
+        return;
+      case "Continue":
+        this.step(`continue ${this.loops[this.loops.length - 1]};`);
+        return;
+      case "Return": {
+        const v = s.value ? this.expr(s.value, scope) : "null";
+        this.step(`f.ret = ${v}; return RETURN;`);
+        return;
+      }
+      case "Pass":
+      case "Global":
+      case "Nonlocal":
+        return;
+    }
+  }
+
+  /** A statement the closure compiler runs (its closure ticks and records the line itself). */
+  private delegatedStatement(s: A.Stmt, scope: Scope): void {
+    const k = this.delegate({ kind: "stmt", node: s, scope });
+    const r = this.temp();
+    this.suspendable(r, `${k}(f)`);
+    const loop = this.loops[this.loops.length - 1];
+    const jumps = loop ? `if (${r} === BREAK) break ${loop}; if (${r} === CONTINUE) continue ${loop}; ` : "";
+    this.step(`if (${r} !== undefined) { ${jumps}return ${r}; }`);
+  }
+
+  private truth(t: string): string {
+    return `(${t} === true || (${t} !== false && truthy(${t})))`;
+  }
+
+  /** A yield point at a loop's head: gives the event loop its turn when the slice is used up. */
+  private loopHead(): void {
+    const k = ++this.labels;
+    this.close();
+    this.out.push(`if (pc === 0) { if (rt.shouldYield()) return x.suspend(rt.yieldNow(), f, ${k}, $SAVE$); }`);
+    this.out.push(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; }`);
+  }
+
+  private whileLoop(s: A.While, scope: Scope): void {
+    const label = `L${this.loopCount++}`;
+    this.structural(`${label}: for (;;) {`);
+    this.loopHead();
+    this.step("rt.tick();");
+    const t = this.expr(s.test, scope);
+    this.structural(`if (!${this.truth(t)}) {`);
+    this.block(s.orelse, scope);
+    this.structural(`break ${label}; }`);
+    this.loops.push(label);
+    this.block(s.body, scope);
+    this.loops.pop();
+    this.structural("}");
+  }
+
+  private forLoop(s: A.For, scope: Scope): void {
+    const label = `L${this.loopCount++}`;
+    const iterable = this.expr(s.iter, scope);
+    const next = this.temp();
+    this.step(`${next} = iterate(${iterable});`);
+    const item = this.temp();
+    this.structural(`${label}: for (;;) {`);
+    this.loopHead();
+    this.step(`rt.tick(); ${item} = ${next}();`);
+    this.structural(`if (${item} === DONE) {`);
+    this.block(s.orelse, scope);
+    this.structural(`break ${label}; }`);
+    this.store(s.target, item, scope);
+    this.loops.push(label);
+    this.block(s.body, scope);
+    this.loops.pop();
+    this.structural("}");
+  }
+
+  private augAssign(s: A.AugAssign, scope: Scope): void {
+    const op = JSON.stringify(s.op);
+    const fast = s.op === "+" || s.op === "-";
+    const apply = (target: string, a: string, b: string): string =>
+      fast
+        ? `if (typeof ${a} === "number" && typeof ${b} === "number" && Number.isSafeInteger(${target} = ${a} ${s.op} ${b})) {} else ${target} = augmentedValue(rt, ${op}, ${a}, ${b});`
+        : `${target} = augmentedValue(rt, ${op}, ${a}, ${b});`;
+    if (s.target.kind === "Name") {
+      const a = this.name(s.target, scope);
+      const b = this.expr(s.value, scope);
+      const r = this.temp();
+      this.step(apply(r, a, b));
+      this.storeName(s.target, r, scope);
+      return;
+    }
+    // A subscript: container and key are evaluated once.
+    const target = s.target as A.Subscript;
+    const c = this.expr(target.value, scope);
+    const k = this.subscriptKey(target.slice, scope);
+    const current = this.temp();
+    this.step(`${current} = getItem(${c}, ${k}, rt.budget);`);
+    const b = this.expr(s.value, scope);
+    const r = this.temp();
+    this.step(apply(r, current, b));
+    this.step(`setItem(${c}, ${k}, ${r}, rt.budget);`);
+  }
+
+  // ---------------------------------------------------------------- names and stores
+
+  private name(e: A.Name, scope: Scope): string {
+    const a = this.cc.access(e, scope);
+    const t = this.temp();
+    const id = JSON.stringify(e.id);
+    switch (a.kind) {
+      case "global": {
+        const i = this.globalSlot(e.id);
+        this.step(`${t} = G[${i}].v; if (${t} === UNBOUND) ${t} = B[${i}] ?? x.builtin(${i});`);
+        break;
+      }
+      case "local":
+        if (a.variable.isCell) this.step(`${t} = S[${a.variable.slot}].v; if (${t} === UNBOUND) throw unboundLocal(${id});`);
+        else this.step(`${t} = S[${a.variable.slot}]; if (${t} === UNBOUND) throw unboundLocal(${id});`);
+        break;
+      case "free":
+        this.step(`${t} = f.closure[${a.index}].v; if (${t} === UNBOUND) throw freeUnbound(${id});`);
+        break;
+    }
+    return t;
+  }
+
+  private storeName(e: A.Name, v: string, scope: Scope): void {
+    const a = this.cc.resolve(scope, e.id);
+    switch (a.kind) {
+      case "global":
+        this.step(`G[${this.globalSlot(e.id)}].v = ${v};`);
+        return;
+      case "local":
+        this.step(a.variable.isCell ? `S[${a.variable.slot}].v = ${v};` : `S[${a.variable.slot}] = ${v};`);
+        return;
+      case "free":
+        this.step(`f.closure[${a.index}].v = ${v};`);
+        return;
+    }
+  }
+
+  private store(target: A.Expr, v: string, scope: Scope): void {
+    switch (target.kind) {
+      case "Name":
+        return this.storeName(target, v, scope);
+      case "Subscript": {
+        const c = this.expr(target.value, scope);
+        const k = this.subscriptKey(target.slice, scope);
+        this.step(`setItem(${c}, ${k}, ${v}, rt.budget);`);
+        return;
+      }
+      case "Tuple":
+      case "List":
+        if (target.elts.every((e) => e.kind === "Name" || e.kind === "Subscript" || e.kind === "Tuple" || e.kind === "List")) {
+          const items = this.temp();
+          this.step(`${items} = unpackItems(rt, ${v}, ${target.elts.length}, -1);`);
+          target.elts.forEach((e, i) => {
+            const item = this.temp();
+            this.step(`${item} = ${items}[${i}];`);
+            this.store(e, item, scope);
+          });
+          return;
+        }
+    }
+    const k = this.delegate({ kind: "store", node: target, scope });
+    this.suspendable(this.temp(), `${k}(f, ${v})`);
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  /** Emits the steps computing `e`; returns the temporary (or literal) holding its value. */
+  private expr(e: A.Expr, scope: Scope): string {
+    switch (e.kind) {
+      case "Constant": {
+        const v = constantValue(e.value);
+        if (v === null) return "null";
+        if (typeof v === "boolean") return String(v);
+        if (typeof v === "number") return String(v);
+        if (typeof v === "string") return JSON.stringify(v);
+        return this.constant(v);
+      }
+      case "Name":
+        return this.name(e, scope);
+      case "BinOp":
+        return this.binOp(e, scope);
+      case "UnaryOp": {
+        const v = this.expr(e.operand, scope);
+        const t = this.temp();
+        if (e.op === "not") this.step(`${t} = !${this.truth(v)};`);
+        else if (e.op === "-") this.step(`${t} = typeof ${v} === "number" && ${v} !== 0 ? -${v} : unary("-", ${v});`);
+        else this.step(`${t} = unary(${JSON.stringify(e.op)}, ${v});`);
+        return t;
+      }
+      case "BoolOp": {
+        const t = this.temp();
+        const isAnd = e.op === "and";
+        const first = this.expr(e.values[0]!, scope);
+        this.step(`${t} = ${first};`);
+        for (let i = 1; i < e.values.length; i++) {
+          this.structural(`if (${isAnd ? "" : "!"}${this.truth(t)}) {`);
+          const v = this.expr(e.values[i]!, scope);
+          this.step(`${t} = ${v};`);
+        }
+        for (let i = 1; i < e.values.length; i++) this.structural("}");
+        return t;
+      }
+      case "IfExp": {
+        const t = this.temp();
+        const test = this.expr(e.test, scope);
+        this.structural(`if (${this.truth(test)}) {`);
+        const body = this.expr(e.body, scope);
+        this.step(`${t} = ${body};`);
+        this.structural("} else {");
+        const orelse = this.expr(e.orelse, scope);
+        this.step(`${t} = ${orelse};`);
+        this.structural("}");
+        return t;
+      }
+      case "Compare":
+        if (e.ops.length === 1) return this.compare(e.ops[0]!, this.expr(e.left, scope), this.expr(e.comparators[0]!, scope));
+        return this.delegatedExpr(e, scope);
+      case "Call":
+        return this.call(e, scope);
+      case "Attribute": {
+        const v = this.expr(e.value, scope);
+        const t = this.temp();
+        this.step(`${t} = rt.getAttr(${v}, ${JSON.stringify(e.attr)});`);
+        return t;
+      }
+      case "Subscript": {
+        const c = this.expr(e.value, scope);
+        const k = this.subscriptKey(e.slice, scope);
+        const t = this.temp();
+        this.step(`${t} = getItem(${c}, ${k}, rt.budget);`);
+        return t;
+      }
+      case "List":
+      case "Tuple": {
+        if (e.elts.some((x) => x.kind === "Starred")) return this.delegatedExpr(e, scope);
+        if (e.kind === "Tuple" && e.elts.length === 0) return "EMPTY_TUPLE";
+        const items = e.elts.map((x) => this.expr(x, scope));
+        const t = this.temp();
+        this.step(e.kind === "List" ? `${t} = rt.newList([${items.join(", ")}]);` : `${t} = new PyTuple([${items.join(", ")}]);`);
+        return t;
+      }
+      case "Dict":
+        return this.dict(e, scope);
+      case "JoinedStr":
+        return this.joinedStr(e, scope);
+      default:
+        return this.delegatedExpr(e, scope);
+    }
+  }
+
+  private delegatedExpr(e: A.Expr, scope: Scope): string {
+    const k = this.delegate({ kind: "expr", node: e, scope });
+    const t = this.temp();
+    this.suspendable(t, `${k}(f)`);
+    return t;
+  }
+
+  private binOp(e: A.BinOp, scope: Scope): string {
+    const a = this.expr(e.left, scope);
+    const b = this.expr(e.right, scope);
+    const t = this.temp();
+    const general = `rt.binary(${JSON.stringify(e.op)}, ${a}, ${b})`;
+    const ints = `typeof ${a} === "number" && typeof ${b} === "number"`;
+    switch (e.op) {
+      case "+":
+      case "-":
+        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} ${e.op} ${b})) {} else ${t} = ${general};`);
+        break;
+      case "*":
+        // -0 is not an int: 0 * -1 is 0.
+        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} * ${b})) { if (${t} === 0) ${t} = 0; } else ${t} = ${general};`);
+        break;
+      case "%":
+        // Python's modulo takes the sign of the divisor.
+        this.step(`if (${ints} && ${b} !== 0) { ${t} = ${a} % ${b}; if (${t} !== 0 && ${t} < 0 !== ${b} < 0) ${t} += ${b}; else if (${t} === 0) ${t} = 0; } else ${t} = ${general};`);
+        break;
+      case "//":
+        // Exact for 32-bit operands: the quotient's rounding error is below 1/|b|.
+        this.step(`if (${ints} && (${a} | 0) === ${a} && (${b} | 0) === ${b} && ${b} !== 0) ${t} = Math.floor(${a} / ${b}) + 0; else ${t} = ${general};`);
+        break;
+      default:
+        this.step(`${t} = ${general};`);
+    }
+    return t;
+  }
+
+  private compare(op: A.CompareOperator, a: string, b: string): string {
+    const t = this.temp();
+    const ints = `typeof ${a} === "number" && typeof ${b} === "number"`;
+    switch (op) {
+      case "<":
+      case "<=":
+      case ">":
+      case ">=":
+        this.step(`${t} = ${ints} ? ${a} ${op} ${b} : compare(${JSON.stringify(op)}, ${a}, ${b}, rt.budget);`);
+        break;
+      case "==":
+      case "!=": {
+        const same = `(typeof ${a} === "number" || typeof ${a} === "string") && typeof ${b} === typeof ${a}`;
+        this.step(`${t} = ${op === "!=" ? "!" : ""}(${same} ? ${a} === ${b} : equals(${a}, ${b}));`);
+        break;
+      }
+      case "in":
+        this.step(`${t} = contains(${b}, ${a}, rt.budget);`);
+        break;
+      case "not in":
+        this.step(`${t} = !contains(${b}, ${a}, rt.budget);`);
+        break;
+      case "is":
+        this.step(`${t} = ${a} === ${b};`);
+        break;
+      case "is not":
+        this.step(`${t} = ${a} !== ${b};`);
+        break;
+    }
+    return t;
+  }
+
+  private subscriptKey(slice: A.Expr, scope: Scope): string {
+    if (slice.kind !== "Slice") return this.expr(slice, scope);
+    const parts = [slice.lower, slice.upper, slice.step].map((p) => (p ? this.expr(p, scope) : "null"));
+    const t = this.temp();
+    this.step(`${t} = new SliceValue(${parts.join(", ")});`);
+    return t;
+  }
+
+  private dict(e: A.Dict, scope: Scope): string {
+    if (e.keys.some((k) => k === null)) return this.delegatedExpr(e, scope);
+    const t = this.temp();
+    const pairs: [string, string, boolean][] = [];
+    for (let i = 0; i < e.keys.length; i++) {
+      const key = e.keys[i]!;
+      const constantKey = key.kind === "Constant" && typeof key.value === "string";
+      const k = this.expr(key, scope);
+      pairs.push([k, this.expr(e.values[i]!, scope), constantKey]);
+    }
+    const sets = pairs.map(([k, v, constantKey]) => `${constantKey ? "" : `rt.hash(${k}); `}${t}.set(${k}, ${v});`);
+    this.step(`${t} = new PyDict(); ${sets.join(" ")} rt.budget.alloc(32 * ${t}.size);`);
+    return t;
+  }
+
+  private joinedStr(e: A.JoinedStr, scope: Scope): string {
+    const parts: string[] = [];
+    for (const v of e.values) {
+      if (v.kind === "Constant") {
+        parts.push(JSON.stringify(v.value as string));
+        continue;
+      }
+      if (v.formatSpec && !v.formatSpec.values.every((p) => p.kind === "Constant")) return this.delegatedExpr(e, scope);
+      const spec = v.formatSpec ? v.formatSpec.values.map((p) => (p as A.Constant).value as string).join("") : "";
+      const x = this.expr(v.value, scope);
+      const t = this.temp();
+      const converted = v.conversion === "r" ? `rt.repr(${x})` : v.conversion === "s" ? `rt.str(${x})` : v.conversion === "a" ? `rt.ascii(${x})` : x;
+      if (spec === "" && v.conversion === null) this.step(`${t} = typeof ${x} === "string" ? ${x} : rt.format(${x}, "");`);
+      else this.step(`${t} = rt.format(${converted}, ${JSON.stringify(spec)});`);
+      parts.push(t);
+    }
+    const t = this.temp();
+    this.step(`${t} = [${parts.join(", ")}].join(""); rt.budget.checkSize(2 * ${t}.length); rt.budget.step(${t}.length >> 6);`);
+    return t;
+  }
+
+  private call(e: A.Call, scope: Scope): string {
+    if (e.args.some((a) => a.kind === "Starred") || e.keywords.some((k) => k.arg === null)) return this.delegatedExpr(e, scope);
+    const t = this.temp();
+    const where = this.where(e);
+    const kwargs = (values: string[]): string =>
+      e.keywords.length === 0 ? "null" : `new Map([${e.keywords.map((k, i) => `[${JSON.stringify(k.arg)}, ${values[i]}]`).join(", ")}])`;
+    if (e.func.kind === "Attribute") {
+      const self = this.expr(e.func.value, scope);
+      const args = e.args.map((a) => this.expr(a, scope));
+      const kws = e.keywords.map((k) => this.expr(k.value, scope));
+      if (kws.length === 0) {
+        const site = this.constant(new MethodSite(e.func.attr));
+        this.suspendable(t, `${site}.call(rt, ${self}, [${args.join(", ")}], f)`, where);
+      } else {
+        this.suspendable(t, `rt.callMethod(${self}, ${JSON.stringify(e.func.attr)}, [${args.join(", ")}], ${kwargs(kws)}, f)`, where);
+      }
+      return t;
+    }
+    let fn = this.expr(e.func, scope);
+    if (!/^t\d+$/.test(fn)) {
+      // A literal callee (`5()`): a temporary, so that `.code` reads a property of it.
+      const t = this.temp();
+      this.step(`${t} = ${fn};`);
+      fn = t;
+    }
+    const args = e.args.map((a) => this.expr(a, scope));
+    const kws = e.keywords.map((k) => this.expr(k.value, scope));
+    if (kws.length === 0) {
+      // A function of plain positional parameters gets its arguments straight into its slots.
+      const slots = this.temp();
+      const fill = args.map((a, i) => `${slots}[${fn}.code.params[${i}].slot] = ${a};`).join(" ");
+      this.suspendableSteps(
+        t,
+        `${where} if (${fn} instanceof PyFunction && ${fn}.code.plainArity === ${args.length}) { ${slots} = ${fn}.code.emptySlots.slice(); ${fill} ${t} = rt.callPlain(${fn}, ${slots}, f); } else ${t} = rt.callValue(${fn}, [${args.join(", ")}], null, f);`,
+      );
+      return t;
+    }
+    this.suspendable(t, `rt.callValue(${fn}, [${args.join(", ")}], ${kwargs(kws)}, f)`, where);
+    return t;
+  }
+}
