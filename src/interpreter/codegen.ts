@@ -185,6 +185,8 @@ class Generator {
   /** JS labels of the enclosing Python loops, innermost last. */
   private readonly loops: string[] = [];
   private loopCount = 0;
+  /** The last label inside each loop, by the loop's JS label (filled in once the loop is emitted). */
+  private readonly lastLabel = new Map<string, number>();
 
   constructor(private readonly cc: ClosureCompiler) {}
 
@@ -201,7 +203,8 @@ class Generator {
     ];
     const save = `[${temps.join(", ")}]`;
     RUNTIME ??= runtimeNames();
-    const text = `"use strict";\nconst {${Object.keys(RUNTIME).join(", ")}} = R;\n` + head.join("\n") + "\n" + this.out.join("\n").replaceAll("$SAVE$", save) + "\nreturn undefined;\n};\n";
+    const code = this.out.join("\n").replaceAll("$SAVE$", save).replace(/\$LAST_(L\d+)\$/g, (_, label: string) => String(this.lastLabel.get(label)));
+    const text = `"use strict";\nconst {${Object.keys(RUNTIME).join(", ")}} = R;\n` + head.join("\n") + "\n" + code + "\nreturn undefined;\n};\n";
     const factory = new Function("R", "C", text) as (r: RuntimeNames, c: unknown[]) => GenFn;
     return { gen: factory(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals, source: text };
   }
@@ -368,9 +371,24 @@ class Generator {
     this.out.push(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; }`);
   }
 
-  private whileLoop(s: A.While, scope: Scope): void {
+  /**
+   * Opens a loop. Resuming enters it only when the label to resume at is inside: a loop left
+   * earlier (its last test true, by a break) must not be re-run with every step skipped.
+   */
+  private openLoop(): string {
     const label = `L${this.loopCount++}`;
+    this.structural(`if (pc === 0 || (pc > ${this.labels} && pc <= $LAST_${label}$)) {`);
     this.structural(`${label}: for (;;) {`);
+    return label;
+  }
+
+  private closeLoop(label: string): void {
+    this.structural("} }");
+    this.lastLabel.set(label, this.labels);
+  }
+
+  private whileLoop(s: A.While, scope: Scope): void {
+    const label = this.openLoop();
     this.loopHead();
     this.step("rt.tick();");
     const t = this.expr(s.test, scope);
@@ -380,16 +398,15 @@ class Generator {
     this.loops.push(label);
     this.block(s.body, scope);
     this.loops.pop();
-    this.structural("}");
+    this.closeLoop(label);
   }
 
   private forLoop(s: A.For, scope: Scope): void {
-    const label = `L${this.loopCount++}`;
     const iterable = this.expr(s.iter, scope);
     const next = this.temp();
     this.step(`${next} = iterate(${iterable});`);
     const item = this.temp();
-    this.structural(`${label}: for (;;) {`);
+    const label = this.openLoop();
     this.loopHead();
     this.step(`rt.tick(); ${item} = ${next}();`);
     this.structural(`if (${item} === DONE) {`);
@@ -399,7 +416,7 @@ class Generator {
     this.loops.push(label);
     this.block(s.body, scope);
     this.loops.pop();
-    this.structural("}");
+    this.closeLoop(label);
   }
 
   private augAssign(s: A.AugAssign, scope: Scope): void {

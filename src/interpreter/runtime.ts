@@ -48,6 +48,12 @@ const TIME_SLICE_MS = 5;
 const MIN_SLICE_MS = 0.5;
 /** Executions of this process that can use the CPU: started, not finished, not waiting on a tool. */
 let runnable = 0;
+/** Tests: suspend at every loop head and call that may (every resumption path gets exercised). */
+let yieldAlways = false;
+
+export function setYieldAlways(on: boolean): void {
+  yieldAlways = on;
+}
 
 /** When a slice starting now ends, given how many executions share the CPU. */
 function sliceEndFromNow(): number {
@@ -84,6 +90,8 @@ export class Runtime implements NativeContext {
   /** Tool calls in flight; while there are any, this execution does not count as runnable. */
   private hostCallsInFlight = 0;
   private counted = false;
+  /** With setYieldAlways: every other check yields (the one after resuming goes on). */
+  private alternate = false;
 
   constructor(options: RuntimeOptions) {
     this.budget = options.budget;
@@ -129,6 +137,7 @@ export class Runtime implements NativeContext {
 
   /** True when the time slice is used up and the caller can suspend here. */
   shouldYield(): boolean {
+    if (yieldAlways) return (this.alternate = !this.alternate) && this.syncOnly === 0;
     return this.yieldDue && this.syncOnly === 0;
   }
 
@@ -311,7 +320,7 @@ export class Runtime implements NativeContext {
     if (this.jsDepth >= STACK_SLICE && this.syncOnly === 0) {
       return new Pending(Promise.resolve()).then(() => this.run(fn, frame, caller));
     }
-    if (this.yieldDue && this.syncOnly === 0) return this.yieldNow().then(() => this.run(fn, frame, caller));
+    if (this.shouldYield()) return this.yieldNow().then(() => this.run(fn, frame, caller));
     return this.run(fn, frame, caller);
   }
 

@@ -1,0 +1,236 @@
+// The JavaScript tier (src/interpreter/codegen.ts) against the closure tier: the same scripts,
+// with tool calls that really suspend (they settle on a later turn of the event loop), must give
+// the same result, output, error, tool calls and step count in both.
+import { afterAll, describe, expect, it } from "vitest";
+import { setCodegen } from "../../src/interpreter/compile.js";
+import { execute, type Hosts, type SandboxResult } from "../../src/interpreter/execute.js";
+import { setYieldAlways } from "../../src/interpreter/runtime.js";
+import { programs } from "./generate.js";
+
+afterAll(() => {
+  setCodegen(process.env.PY_CODEGEN === "always" ? "always" : "auto");
+  setYieldAlways(false);
+});
+
+/** A server whose tools answer after a timer, so every call suspends the script. */
+function hosts(log: string[] = []): Hosts {
+  const later = <T>(v: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(v), 1));
+  return {
+    srv: {
+      double: async (args, kwargs) => {
+        const n = (args[0] ?? kwargs.n) as number;
+        log.push(`double ${n}`);
+        return later(n * 2);
+      },
+      fail: async (args) => {
+        log.push(`fail ${String(args[0])}`);
+        await later(null);
+        throw new Error(`no such item: ${String(args[0])}`);
+      },
+      items: async () => later([{ id: 1, tags: ["a"] }, { id: 2, tags: [] }, { id: 3, tags: ["b", "c"] }]),
+    },
+  };
+}
+
+interface Outcome {
+  result: unknown;
+  stdout: string;
+  error: string | null;
+  steps: number;
+  calls: string[];
+}
+
+async function run(source: string, tier: "never" | "always", limits?: Record<string, number>): Promise<Outcome> {
+  setCodegen(tier);
+  const log: string[] = [];
+  const r: SandboxResult = await execute(source, { hosts: hosts(log), limits });
+  return {
+    result: r.result,
+    stdout: r.stdout,
+    error: r.error ? `${r.error.type}: ${r.error.message} (line ${r.error.line})` : null,
+    steps: r.stats.steps,
+    calls: log,
+  };
+}
+
+async function bothTiers(source: string, limits?: Record<string, number>): Promise<Outcome> {
+  const closures = await run(source, "never", limits);
+  const js = await run(source, "always", limits);
+  expect(js).toEqual(closures);
+  return js;
+}
+
+const SCRIPTS: Record<string, string> = {
+  "a call in a loop in a function": `
+def total(n):
+    s = 0
+    for i in range(n):
+        s += srv.double(i)
+    return s
+RESULT = [total(4), total(0)]`,
+  "left operands are evaluated before a call that suspends": `
+x = 1
+def bump():
+    global x
+    x = 10
+    return srv.double(1)
+RESULT = [x + bump(), x]`,
+  "calls inside and/or, conditional expressions, f-strings and dicts": `
+a = 0 or srv.double(2)
+b = 1 and srv.double(3)
+c = srv.double(4) if a > 3 else srv.fail("never")
+d = f"{srv.double(5):>5}|{srv.double(6)!r}"
+e = {"k": srv.double(7), srv.double(8): [srv.double(9)]}
+RESULT = [a, b, c, d, e]`,
+  "a call in a while test, break, continue and else": `
+i = 0
+seen = []
+while srv.double(i) < 12:
+    i += 1
+    if i == 2:
+        continue
+    if i == 5:
+        break
+    seen.append(i)
+else:
+    seen.append("else")
+for n in range(3):
+    seen.append(srv.double(n))
+else:
+    seen.append("for-else")
+RESULT = seen`,
+  "tuple targets and nested loops over a tool's result": `
+out = []
+for item in srv.items():
+    for j, tag in enumerate(item["tags"]):
+        out.append((item["id"], j, tag, srv.double(item["id"])))
+RESULT = out`,
+  "a tool error raised where the call was, caught outside": `
+def get(i):
+    v = srv.fail(i)
+    return v
+try:
+    get(3)
+except ToolError as e:
+    RESULT = ["caught", str(e)]`,
+  "a tool error inside a loop ends the script with its line": `
+s = 0
+for i in range(3):
+    s += srv.double(i)
+    if i == 1:
+        srv.fail(i)
+RESULT = s`,
+  "keyword arguments and method calls on results": `
+r = srv.double(n=21)
+parts = "a,b,c".split(",")
+parts.append(str(r))
+RESULT = "-".join(parts).upper()`,
+  "recursion deep enough to unwind the stack": `
+def depth(n):
+    if n == 0:
+        return 0
+    return depth(n - 1) + 1
+RESULT = depth(900)`,
+  "recursion past the limit": `
+def down(n):
+    return down(n + 1)
+down(0)`,
+  "unbound local, free variables and closures": `
+def outer():
+    k = srv.double(1)
+    def inner(y):
+        return k + y
+    return [inner(i) for i in range(3)]
+def broken():
+    if False:
+        z = 1
+    return z
+r = outer()
+try:
+    broken()
+except UnboundLocalError as e:
+    r.append(str(e))
+RESULT = r`,
+  "globals shadowing builtins and deleted again": `
+len = lambda x: 42
+a = len([1])
+del len
+RESULT = [a, len([1, 2])]`,
+  "big ints, floats and mixed arithmetic": `
+a = 2 ** 62
+b = a * 4 + 7
+c = -(b // 3) % 11
+d = 7.5 // 2 - 3 * 0.5
+e = [x * -1 for x in (0, 3)]
+RESULT = [b, c, d, e, 9007199254740991 + 2, -7 // 2, 7 % -3, -0 * 5]`,
+  "augmented assignment to subscripts and lists": `
+d = {"a": 1}
+d["a"] += srv.double(2)
+xs = [1]
+ys = xs
+xs += [srv.double(3)]
+m = [[0, 0], [0, 0]]
+m[1][0] -= 5
+RESULT = [d, xs is ys, xs, m]`,
+};
+
+describe("the JavaScript tier matches the closure tier", () => {
+  for (const [name, source] of Object.entries(SCRIPTS)) {
+    it(name, async () => {
+      await bothTiers(source);
+    });
+  }
+
+  it("suspends at every call: results are the tools' answers, in call order", async () => {
+    const r = await bothTiers(SCRIPTS["calls inside and/or, conditional expressions, f-strings and dicts"]!);
+    expect(r.error).toBeNull();
+    expect(r.result).toEqual([4, 6, 8, "   10|12", { k: 14, "16": [18] }]);
+    expect(r.calls).toEqual(["double 2", "double 3", "double 4", "double 5", "double 6", "double 7", "double 8", "double 9"]);
+  });
+
+  it("evaluates operands left to right around a suspension", async () => {
+    const r = await bothTiers(SCRIPTS["left operands are evaluated before a call that suspends"]!);
+    expect(r.result).toEqual([3, 10]);
+  });
+
+  it("raises a tool's error at the call, inside the loop's line", async () => {
+    const r = await bothTiers(SCRIPTS["a tool error inside a loop ends the script with its line"]!);
+    expect(r.error).toBe("ToolError: no such item: 1 (line 6)");
+  });
+
+  it("counts the same steps, so max_steps stops both tiers at the same point", async () => {
+    const source = "s = 0\nfor i in range(100000):\n    s += i\nRESULT = s";
+    const r = await bothTiers(source, { max_steps: 5000 });
+    expect(r.error).toMatch(/max_steps/);
+  });
+
+  it("gives the event loop turns during a long loop", async () => {
+    setCodegen("always");
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const r = await execute("t = 0\nfor i in range(3000000):\n    t += i & 3\nRESULT = t", { limits: { max_steps: 10_000_000 } });
+    clearInterval(timer);
+    expect(r.error).toBeNull();
+    expect(r.result).toBe(4500000);
+    expect(ticks).toBeGreaterThan(2);
+  });
+
+  it("resumes correctly anywhere: generated programs suspending at every loop head and call", { timeout: 60_000 }, async () => {
+    const differences: string[] = [];
+    for (const source of programs(4242, 300)) {
+      const closures = await run(source, "never");
+      setYieldAlways(true);
+      let js: Outcome;
+      try {
+        js = await run(source, "always");
+      } finally {
+        setYieldAlways(false);
+      }
+      // Steps differ only by budget errors (a yield is not a step); compare what the script did.
+      if (JSON.stringify([js.result, js.stdout, js.error]) !== JSON.stringify([closures.result, closures.stdout, closures.error])) {
+        differences.push(`${source}\n--- js tier, yielding: ${JSON.stringify(js)}\n--- closures: ${JSON.stringify(closures)}`);
+      }
+    }
+    expect(differences.slice(0, 3).join("\n\n")).toBe("");
+  });
+});
