@@ -15,22 +15,57 @@ import { PyBytes, PyDict, PyFloat, PyList, PyRange, PyTuple, typeName, type Valu
 
 /** Python's format(value, spec): what `{value:spec}` in an f-string produces. */
 export function formatValue(ctx: NativeContext, value: Value, spec: string): string {
-  if (typeof value === "string") {
-    if (spec === "") return charged(ctx, value);
-    return formatStr(ctx, value, strSpec(spec, value));
-  }
-  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-    // bool formats as int, except that the empty spec is str(): format(True, '') == 'True'.
-    if (spec === "") return charged(ctx, typeof value === "boolean" ? (value ? "True" : "False") : String(value));
-    return formatInt(ctx, value, intSpec(spec, value));
-  }
-  if (value instanceof PyFloat) {
-    if (spec === "") return charged(ctx, str(value));
-    return formatFloatSpec(ctx, value.v, floatSpec(spec, value), "float");
-  }
-  if (spec === "") return str(value, (n) => ctx.budget.step(n));
-  throw pyError("TypeError", `unsupported format string passed to ${typeName(value)}.__format__`);
+  return FormatSpec.of(spec).format(ctx, value);
 }
+
+/**
+ * A format spec, parsed on first use for each kind of value it formats: ints, floats and strs
+ * default to different types and alignments (format(5, '') is '5', format(5.0, '') '5.0'), so each
+ * parses it apart. Whether a spec parses does not depend on the value (only the wording of the
+ * error does), and nothing modifies a parse. A caller that formats with one spec over and over (an
+ * f-string field) can keep its FormatSpec and skip the look-up by text.
+ */
+export class FormatSpec {
+  private str: Spec | null = null;
+  private int: Spec | null = null;
+  private float: Spec | null = null;
+
+  private constructor(readonly text: string) {}
+
+  /** The FormatSpec of `text`, from a cache of the specs used last. */
+  static of(text: string): FormatSpec {
+    let spec = FORMAT_SPECS.get(text);
+    if (spec === undefined) {
+      if (FORMAT_SPECS.size >= 512) FORMAT_SPECS.clear();
+      spec = new FormatSpec(text);
+      FORMAT_SPECS.set(text, spec);
+    }
+    return spec;
+  }
+
+  /** format(value, this spec). */
+  format(ctx: NativeContext, value: Value): string {
+    const text = this.text;
+    if (typeof value === "string") {
+      if (text === "") return charged(ctx, value);
+      return formatStr(ctx, value, (this.str ??= readSpec(text, value, "s", "<")));
+    }
+    if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+      // bool formats as int, except that the empty spec is str(): format(True, '') == 'True'.
+      if (text === "") return charged(ctx, typeof value === "boolean" ? (value ? "True" : "False") : String(value));
+      return formatInt(ctx, value, (this.int ??= readSpec(text, value, "d", ">")));
+    }
+    if (value instanceof PyFloat) {
+      if (text === "") return charged(ctx, str(value));
+      return formatFloatSpec(ctx, value.v, (this.float ??= readSpec(text, value, "", ">")), "float");
+    }
+    if (text === "") return str(value, (n) => ctx.budget.step(n));
+    throw pyError("TypeError", `unsupported format string passed to ${typeName(value)}.__format__`);
+  }
+}
+
+/** FormatSpecs by text: f-strings and str.format use the same few specs over and over. */
+const FORMAT_SPECS = new Map<string, FormatSpec>();
 
 /** ascii(v): repr(v) with every non-ASCII character escaped as \xhh, \uXXXX or \UXXXXXXXX. */
 export function ascii(v: Value, charge?: (n: number) => void): string {
@@ -65,49 +100,12 @@ interface Spec {
 const SSIZE_MAX = 9223372036854775807n;
 const INT_MAX = 2147483647;
 
-/**
- * The parses of one spec text: ints, floats and strs default to different types and alignments
- * (format(5, '') is '5', format(5.0, '') '5.0', format('5', '') '5'), so each parses it apart.
- */
-class ParsedSpec {
-  str: Spec | null = null;
-  int: Spec | null = null;
-  float: Spec | null = null;
-}
-
-/**
- * Parsed specs: f-strings format with the same few specs over and over. Whether a spec parses
- * does not depend on the value (only the wording of the error does), and nothing modifies one.
- */
-const PARSED_SPECS = new Map<string, ParsedSpec>();
-
-/** The cache entry of a spec text, made empty on first use. */
-function parsedSpec(spec: string): ParsedSpec {
-  let parsed = PARSED_SPECS.get(spec);
-  if (parsed === undefined) {
-    if (PARSED_SPECS.size >= 512) PARSED_SPECS.clear();
-    parsed = new ParsedSpec();
-    PARSED_SPECS.set(spec, parsed);
-  }
-  return parsed;
-}
-
-function strSpec(spec: string, value: Value): Spec {
-  const parsed = parsedSpec(spec);
-  return (parsed.str ??= Object.freeze(readSpec(spec, value, "s", "<")));
-}
-
-function intSpec(spec: string, value: Value): Spec {
-  const parsed = parsedSpec(spec);
-  return (parsed.int ??= Object.freeze(readSpec(spec, value, "d", ">")));
-}
-
-function floatSpec(spec: string, value: Value): Spec {
-  const parsed = parsedSpec(spec);
-  return (parsed.float ??= Object.freeze(readSpec(spec, value, "", ">")));
-}
-
+/** Parses a spec (frozen: every later use shares it). `value` only words the errors. */
 function readSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
+  return Object.freeze(parseSpec(spec, value, defaultType, defaultAlign));
+}
+
+function parseSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
   const chars = Array.from(spec);
   const end = chars.length;
   let pos = 0;
@@ -262,7 +260,7 @@ function pad(ctx: NativeContext, s: string, length: number, width: number, align
   reserve(ctx, total);
   if (total === length) return s;
   const left = align === ">" ? total - length : align === "^" ? Math.floor((total - length) / 2) : 0;
-  return fill.repeat(left) + s + fill.repeat(total - length - left);
+  return repeatFill(fill, left) + s + repeatFill(fill, total - length - left);
 }
 
 // ------------------------------------------------------------------ int
@@ -417,6 +415,9 @@ function fastFloatText(x: number, spec: Spec): string | null {
   return null;
 }
 
+/** 2^k for k <= 101, looked up: `2 ** k` with a variable k is a call of Math.pow. */
+const POWERS_OF_TWO = Array.from({ length: 102 }, (_, k) => 2 ** k);
+
 /**
  * toFixed(n) of a non-negative `ax`, when it is CPython's '.nf': a finite value below 1e21 (else
  * toFixed writes an exponent) that is not a tie at digit n+1 (toFixed rounds ties up, CPython to
@@ -425,7 +426,7 @@ function fastFloatText(x: number, spec: Spec): string | null {
  */
 function fixedText(ax: number, n: number): string | null {
   if (!(ax < 1e21) || n > 100) return null;
-  const scaled = ax * 2 ** (n + 1);
+  const scaled = ax * POWERS_OF_TWO[n + 1]!;
   if (Number.isInteger(scaled) && scaled % 2 !== 0) return null;
   return ax.toFixed(n);
 }
@@ -634,15 +635,15 @@ function padNumber(ctx: NativeContext, spec: Spec, head: string, body: string, l
   const fill = spec.fill;
   switch (spec.align) {
     case "<":
-      return head + body + fill.repeat(padding);
+      return head + body + repeatFill(fill, padding);
     case "^": {
       const left = padding >> 1;
-      return fill.repeat(left) + head + body + fill.repeat(padding - left);
+      return repeatFill(fill, left) + head + body + repeatFill(fill, padding - left);
     }
     case "=":
-      return head + fill.repeat(padding) + body;
+      return head + repeatFill(fill, padding) + body;
     default:
-      return fill.repeat(padding) + head + body;
+      return repeatFill(fill, padding) + head + body;
   }
 }
 
@@ -1297,6 +1298,14 @@ function codePointAt(s: string, index: number): string | undefined {
   for (let k = 0; k < index && i < s.length; k++) i += s.codePointAt(i)! > 0xffff ? 2 : 1;
   if (i >= s.length) return undefined;
   return String.fromCodePoint(s.codePointAt(i)!);
+}
+
+/** Runs of spaces, the usual padding, made once: a table look-up is several times faster than repeat(). */
+const SPACES = Array.from({ length: 65 }, (_, n) => " ".repeat(n));
+
+/** `count` copies of `fill`. */
+function repeatFill(fill: string, count: number): string {
+  return fill === " " && count < SPACES.length ? SPACES[count]! : fill.repeat(count);
 }
 
 /** Refuses an output of `length` characters that could never fit, then charges the work. */

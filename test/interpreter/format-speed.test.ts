@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/interpreter/execute.js";
 import { PyException } from "../../src/interpreter/errors.js";
-import { formatValue } from "../../src/interpreter/format.js";
+import { FormatSpec, formatValue } from "../../src/interpreter/format.js";
 import { floatRepr, repr, str } from "../../src/interpreter/repr.js";
 import { normInt, PyFloat, type Value } from "../../src/interpreter/values.js";
 import { cpython as runPrograms } from "./cpython.js";
@@ -186,6 +186,30 @@ describe("format()'s shortcuts match CPython", () => {
     expect(differences(values.map((v): Case => [v, null]))).toEqual([]);
     // floatRepr is what repr() uses; format(x, '') is str(x), the same text.
     for (const v of values) expect(floatRepr((v as PyFloat).v)).toBe(repr(v));
+  });
+});
+
+describe("a FormatSpec kept by its caller", () => {
+  it("formats every kind of value with that kind's defaults, even after the cache has moved on", () => {
+    const texts = ["", ">7", "^9", "07", ".3", "+", "x<6"];
+    const values: Value[] = [5, f(-2.5), "ab", true, normInt(-(10n ** 20n)), f(1e16)];
+    const cases = cross(values, texts);
+    const theirs = cpython(cases);
+    const kept = new Map(texts.map((t) => [t, FormatSpec.of(t)]));
+    const run = () =>
+      cases.map(([v, text]): Outcome => {
+        try {
+          return kept.get(text!)!.format(testContext(), v);
+        } catch (e) {
+          if (e instanceof PyException) return [e.type.name, e.message((x) => str(x), (x) => repr(x))];
+          throw e;
+        }
+      });
+    expect(run()).toEqual(theirs);
+    // A thousand other specs evict these texts from the cache; the kept objects still work.
+    for (let width = 0; width < 1000; width++) formatValue(testContext(), 1, String(width));
+    expect(FormatSpec.of(">7")).not.toBe(kept.get(">7"));
+    expect(run()).toEqual(theirs);
   });
 });
 
