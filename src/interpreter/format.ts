@@ -32,8 +32,12 @@ export class FormatSpec {
 
   private constructor(readonly text: string) {}
 
+  private static readonly empty = new FormatSpec("");
+
   /** The FormatSpec of `text`, from a cache of the specs used last. */
   static of(text: string): FormatSpec {
+    // The empty spec (`{x!r}`, `{x}` of a non-str) is the most common one.
+    if (text === "") return FormatSpec.empty;
     let spec = FORMAT_SPECS.get(text);
     if (spec === undefined) {
       if (FORMAT_SPECS.size >= 512) FORMAT_SPECS.clear();
@@ -415,16 +419,48 @@ function fastFloatText(x: number, spec: Spec): string | null {
   return null;
 }
 
-/** 2^k for k <= 101, looked up: `2 ** k` with a variable k is a call of Math.pow. */
+/** 2^k for k <= 101 and 10^k for k <= 15, looked up: `b ** k` with a variable k calls Math.pow. */
 const POWERS_OF_TWO = Array.from({ length: 102 }, (_, k) => 2 ** k);
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
+const TWO_TO_52 = 2 ** 52;
 
 /**
- * toFixed(n) of a non-negative `ax`, when it is CPython's '.nf': a finite value below 1e21 (else
- * toFixed writes an exponent) that is not a tie at digit n+1 (toFixed rounds ties up, CPython to
- * even). Null otherwise. A tie means the exact value ends at decimal n+1 with a 5, that is
- * ax × 2^(n+1) is an odd integer (exact: a product by a power of two).
+ * CPython's '.nf' text of a non-negative `ax` without its general path, or null: by arithmetic
+ * when it is exact enough, else by toFixed.
  */
 function fixedText(ax: number, n: number): string | null {
+  return (n >= 1 && n <= 15 && ax < TWO_TO_52 ? fixedByArithmetic(ax, n) : null) ?? fixedByToFixed(ax, n);
+}
+
+/**
+ * '.nf' of `ax` < 2^52, for 1 <= n <= 15, with a few float operations, or null. The integer part
+ * i and the fraction f = ax - i are exact (Sterbenz), and so is 10^n; f × 10^n is rounded once.
+ * Below 2^52 half-integers are doubles, and rounding is monotonic: a rounded product p with
+ * b < p < b + 0.5 (b = floor(p)) comes from an exact one with b - 0.5 < f × 10^n < b + 0.5,
+ * whose nearest integer is b (as beyond b + 0.5, b + 1), and no tie. Only p = b + 0.5 leaves it
+ * open. The digits are then i, a point, and the nearest integer in n digits.
+ */
+function fixedByArithmetic(ax: number, n: number): string | null {
+  const integer = Math.floor(ax);
+  const scale = POWERS_OF_TEN[n]!;
+  const product = (ax - integer) * scale;
+  const below = Math.floor(product);
+  const rest = product - below;
+  if (rest === 0.5) return null;
+  const q = rest < 0.5 ? below : below + 1;
+  // A fraction that rounds up to 1 carries into the integer part: the general path does that.
+  if (q >= scale) return null;
+  // scale + q has n+1 digits, the first a 1: the rest are q with its leading zeros.
+  return String(integer) + "." + String(scale + q).slice(1);
+}
+
+/**
+ * toFixed(n) of `ax`, when it is CPython's '.nf': a finite value below 1e21 (else toFixed writes
+ * an exponent) that is not a tie at digit n+1 (toFixed rounds ties up, CPython to even). Null
+ * otherwise. A tie means the exact value ends at decimal n+1 with a 5, that is ax × 2^(n+1) is an
+ * odd integer (exact: a product by a power of two).
+ */
+function fixedByToFixed(ax: number, n: number): string | null {
   if (!(ax < 1e21) || n > 100) return null;
   const scaled = ax * POWERS_OF_TWO[n + 1]!;
   if (Number.isInteger(scaled) && scaled % 2 !== 0) return null;

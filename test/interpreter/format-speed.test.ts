@@ -124,6 +124,27 @@ const TIES = fc
   )
   .map(([k, m, negative]) => f(((2 * m + 1) / 2 ** k) * (negative ? -1 : 1)));
 
+/**
+ * Near-ties for '.nf': (m + 0.5) / 10^n is no double, so the nearest double lies just above or just
+ * below the tie, and its neighbours a little further; integer parts up to 2^52 leave few bits to
+ * the fraction. Each comes with the precisions around n.
+ */
+const NEAR_TIES: Case[] = fc
+  .sample(
+    fc.tuple(
+      fc.integer({ min: 1, max: 16 }),
+      fc.oneof(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 2 ** 30 }), fc.double({ min: 0, max: 2 ** 52, noNaN: true })),
+      fc.integer({ min: 0, max: 10 ** 6 }),
+      fc.integer({ min: -2, max: 2 }),
+    ),
+    { seed: 41, numRuns: 700 },
+  )
+  .flatMap(([n, whole, m, step]) => {
+    let x = Math.floor(whole) + (m % 10 ** n + 0.5) / 10 ** n;
+    for (let i = 0; i < Math.abs(step); i++) x = neighbour(x, step > 0);
+    return [n - 1, n, n + 1].map((digits): Case => [f(x), `.${digits}f`]);
+  });
+
 function randomFloats(seed: number, count: number): Value[] {
   const value = fc.oneof(
     fc.double(),
@@ -166,6 +187,10 @@ describe("format()'s shortcuts match CPython", () => {
 
   it("on exact ties at every decimal, where toFixed and CPython round apart", () => {
     expect(differences(cross(TIES, FLOAT_SPECS))).toEqual([]);
+  });
+
+  it("on near-ties at every decimal up to 17, where the rounding is decided far down", () => {
+    expect(differences(NEAR_TIES)).toEqual([]);
   });
 
   it("on random floats, every spec (fixed seed)", () => {
