@@ -399,7 +399,7 @@ function formatFloatSpec(ctx: NativeContext, x: number, spec: Spec, name: string
 
 /**
  * The unsigned text of `x` under `spec` by a shortcut, for the common specs: repr's digits (no
- * type, no precision) and fixed point ('f', 'F', '%') that toFixed rounds as CPython does. Null
+ * type, no precision) and fixed point ('f', 'F', '%') when it can be had cheaply and exactly. Null
  * when the general path is needed ('z' and '#' change the text, so they take it too).
  */
 function fastFloatText(x: number, spec: Spec): string | null {
@@ -673,7 +673,7 @@ function padNumber(ctx: NativeContext, spec: Spec, head: string, body: string, l
     case "<":
       return head + body + repeatFill(fill, padding);
     case "^": {
-      const left = padding >> 1;
+      const left = Math.floor(padding / 2);
       return repeatFill(fill, left) + head + body + repeatFill(fill, padding - left);
     }
     case "=":
