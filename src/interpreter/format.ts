@@ -8,29 +8,68 @@
 // ResourceLimitError at once instead of allocating a gigabyte.
 import { EXC, PyException, pyError } from "./errors.js";
 import type { Kwargs, NativeContext } from "./native.js";
-import { repr, str } from "./repr.js";
+import { floatRepr, repr, str } from "./repr.js";
 import { PyBytes, PyDict, PyFloat, PyList, PyRange, PyTuple, typeName, type Value } from "./values.js";
 
 // ------------------------------------------------------------------ format(value, spec)
 
 /** Python's format(value, spec): what `{value:spec}` in an f-string produces. */
 export function formatValue(ctx: NativeContext, value: Value, spec: string): string {
-  if (typeof value === "string") {
-    if (spec === "") return charged(ctx, value);
-    return formatStr(ctx, value, parseSpec(spec, value, "s", "<"));
-  }
-  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-    // bool formats as int, except that the empty spec is str(): format(True, '') == 'True'.
-    if (spec === "") return charged(ctx, typeof value === "boolean" ? (value ? "True" : "False") : String(value));
-    return formatInt(ctx, value, parseSpec(spec, value, "d", ">"));
-  }
-  if (value instanceof PyFloat) {
-    if (spec === "") return charged(ctx, str(value));
-    return formatFloatSpec(ctx, value.v, parseSpec(spec, value, "", ">"), "float");
-  }
-  if (spec === "") return str(value, (n) => ctx.budget.step(n));
-  throw pyError("TypeError", `unsupported format string passed to ${typeName(value)}.__format__`);
+  return FormatSpec.of(spec).format(ctx, value);
 }
+
+/**
+ * A format spec, parsed on first use for each kind of value it formats: ints, floats and strs
+ * default to different types and alignments (format(5, '') is '5', format(5.0, '') '5.0'), so each
+ * parses it apart. Whether a spec parses does not depend on the value (only the wording of the
+ * error does), and nothing modifies a parse. A caller that formats with one spec over and over (an
+ * f-string field) can keep its FormatSpec and skip the look-up by text.
+ */
+export class FormatSpec {
+  private str: Spec | null = null;
+  private int: Spec | null = null;
+  private float: Spec | null = null;
+
+  private constructor(readonly text: string) {}
+
+  private static readonly empty = new FormatSpec("");
+
+  /** The FormatSpec of `text`, from a cache of the specs used last. */
+  static of(text: string): FormatSpec {
+    // The empty spec (`{x!r}`, `{x}` of a non-str) is the most common one.
+    if (text === "") return FormatSpec.empty;
+    let spec = FORMAT_SPECS.get(text);
+    if (spec === undefined) {
+      if (FORMAT_SPECS.size >= 512) FORMAT_SPECS.clear();
+      spec = new FormatSpec(text);
+      FORMAT_SPECS.set(text, spec);
+    }
+    return spec;
+  }
+
+  /** format(value, this spec). */
+  format(ctx: NativeContext, value: Value): string {
+    const text = this.text;
+    if (typeof value === "string") {
+      if (text === "") return charged(ctx, value);
+      return formatStr(ctx, value, (this.str ??= readSpec(text, value, "s", "<")));
+    }
+    if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+      // bool formats as int, except that the empty spec is str(): format(True, '') == 'True'.
+      if (text === "") return charged(ctx, typeof value === "boolean" ? (value ? "True" : "False") : String(value));
+      return formatInt(ctx, value, (this.int ??= readSpec(text, value, "d", ">")));
+    }
+    if (value instanceof PyFloat) {
+      if (text === "") return charged(ctx, str(value));
+      return formatFloatSpec(ctx, value.v, (this.float ??= readSpec(text, value, "", ">")), "float");
+    }
+    if (text === "") return str(value, (n) => ctx.budget.step(n));
+    throw pyError("TypeError", `unsupported format string passed to ${typeName(value)}.__format__`);
+  }
+}
+
+/** FormatSpecs by text: f-strings and str.format use the same few specs over and over. */
+const FORMAT_SPECS = new Map<string, FormatSpec>();
 
 /** ascii(v): repr(v) with every non-ASCII character escaped as \xhh, \uXXXX or \UXXXXXXXX. */
 export function ascii(v: Value, charge?: (n: number) => void): string {
@@ -58,33 +97,19 @@ interface Spec {
   precision: number;
   /** "" when absent (floats only: ints default to "d", strings to "s"). */
   type: string;
+  /** Digits per group when `thousands` is given (3, or 4 for '_' in bin/oct/hex), else 0. */
+  groupSize: number;
 }
 
 const SSIZE_MAX = 9223372036854775807n;
 const INT_MAX = 2147483647;
 
-/**
- * Parsed specs: f-strings format with the same few specs over and over. Whether a spec parses
- * does not depend on the value (only the wording of the error does), and nothing modifies one.
- */
-const PARSED_SPECS = new Map<string, { defaultType: string; defaultAlign: string; spec: Spec }[]>();
-
-function parseSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
-  // Keyed by the spec text itself (no key string to build), then by the defaults.
-  let entries = PARSED_SPECS.get(spec);
-  if (entries !== undefined) {
-    for (const e of entries) if (e.defaultType === defaultType && e.defaultAlign === defaultAlign) return e.spec;
-  } else {
-    if (PARSED_SPECS.size >= 512) PARSED_SPECS.clear();
-    entries = [];
-    PARSED_SPECS.set(spec, entries);
-  }
-  const parsed = Object.freeze(readSpec(spec, value, defaultType, defaultAlign));
-  entries.push({ defaultType, defaultAlign, spec: parsed });
-  return parsed;
+/** Parses a spec (frozen: every later use shares it). `value` only words the errors. */
+function readSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
+  return Object.freeze(parseSpec(spec, value, defaultType, defaultAlign));
 }
 
-function readSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
+function parseSpec(spec: string, value: Value, defaultType: string, defaultAlign: string): Spec {
   const chars = Array.from(spec);
   const end = chars.length;
   let pos = 0;
@@ -98,6 +123,7 @@ function readSpec(spec: string, value: Value, defaultType: string, defaultAlign:
     thousands: "",
     precision: -1,
     type: defaultType,
+    groupSize: 0,
   };
   let fillGiven = false;
   let alignGiven = false;
@@ -157,6 +183,7 @@ function readSpec(spec: string, value: Value, defaultType: string, defaultAlign:
   if (out.thousands !== "" && !groupable) {
     throw pyError("ValueError", `Cannot specify '${out.thousands}' with ${quotedCode(out.type)}.`);
   }
+  if (out.thousands !== "") out.groupSize = out.thousands === "_" && isCode(out.type, "boxX") ? 4 : 3;
   return out;
 }
 
@@ -237,37 +264,71 @@ function pad(ctx: NativeContext, s: string, length: number, width: number, align
   reserve(ctx, total);
   if (total === length) return s;
   const left = align === ">" ? total - length : align === "^" ? Math.floor((total - length) / 2) : 0;
-  return fill.repeat(left) + s + fill.repeat(total - length - left);
+  return repeatFill(fill, left) + s + repeatFill(fill, total - length - left);
 }
 
 // ------------------------------------------------------------------ int
 
 function formatInt(ctx: NativeContext, value: number | bigint | boolean, spec: Spec): string {
-  const name = typeName(value);
-  if (isCode(spec.type, "eEfFgG%")) return formatFloatSpec(ctx, intToFloat(value), spec, name);
-  if (!isCode(spec.type, "bcdoxXn")) throw unknownCode(spec.type, name);
+  const type = spec.type;
+  let base: number;
+  switch (type) {
+    case "d":
+    case "n":
+      base = 10;
+      break;
+    case "x":
+    case "X":
+      base = 16;
+      break;
+    case "o":
+      base = 8;
+      break;
+    case "b":
+      base = 2;
+      break;
+    case "c":
+      base = 0;
+      break;
+    case "e":
+    case "E":
+    case "f":
+    case "F":
+    case "g":
+    case "G":
+    case "%":
+      return formatFloatSpec(ctx, intToFloat(value), spec, typeName(value));
+    default:
+      throw unknownCode(type, typeName(value));
+  }
   if (spec.precision !== -1) throw pyError("ValueError", "Precision not allowed in integer format specifier");
   if (spec.noNegativeZero) {
     throw pyError("ValueError", "Negative zero coercion (z) not allowed in integer format specifier");
   }
   const n = typeof value === "boolean" ? (value ? 1 : 0) : value;
-  if (spec.type === "c") {
-    if (spec.sign !== "") throw pyError("ValueError", "Sign not allowed with integer format specifier 'c'");
-    if (spec.alternate) throw pyError("ValueError", "Alternate form (#) not allowed with integer format specifier 'c'");
-    const code = BigInt(n);
-    if (code > SSIZE_MAX || code < -SSIZE_MAX - 1n) {
-      throw pyError("OverflowError", "Python int too large to convert to C long");
-    }
-    if (code < 0n || code > 0x10ffffn) throw pyError("OverflowError", "%c arg not in range(0x110000)");
-    const ch = String.fromCodePoint(Number(code));
-    return layoutNumber(ctx, spec, { negative: false, prefix: "", digits: "", decimal: false, remainder: ch }, null);
+  if (base === 0) return formatChar(ctx, n, spec);
+  const negative = n < 0;
+  let digits = (negative ? -n : n).toString(base);
+  let prefix = spec.alternate && base !== 10 ? (base === 2 ? "0b" : base === 8 ? "0o" : "0x") : "";
+  if (type === "X") {
+    digits = digits.toUpperCase();
+    prefix = prefix.toUpperCase();
   }
-  const base = spec.type === "b" ? 2 : spec.type === "o" ? 8 : spec.type === "x" || spec.type === "X" ? 16 : 10;
-  const { negative, digits } = intDigits(n, base);
-  const prefix = spec.alternate && base !== 10 ? "0" + (base === 2 ? "b" : base === 8 ? "o" : "x") : "";
-  const grouping = spec.type === "n" ? null : groupingOf(spec);
-  const parts = { negative, prefix, digits, decimal: false, remainder: "", upper: spec.type === "X" };
-  return layoutNumber(ctx, spec, parts, grouping);
+  return layoutInt(ctx, spec, signOf(spec, negative), prefix, digits);
+}
+
+/** Format code 'c': the character of a code point. */
+function formatChar(ctx: NativeContext, n: number | bigint, spec: Spec): string {
+  if (spec.sign !== "") throw pyError("ValueError", "Sign not allowed with integer format specifier 'c'");
+  if (spec.alternate) throw pyError("ValueError", "Alternate form (#) not allowed with integer format specifier 'c'");
+  const code = BigInt(n);
+  if (code > SSIZE_MAX || code < -SSIZE_MAX - 1n) {
+    throw pyError("OverflowError", "Python int too large to convert to C long");
+  }
+  if (code < 0n || code > 0x10ffffn) throw pyError("OverflowError", "%c arg not in range(0x110000)");
+  const ch = String.fromCodePoint(Number(code));
+  // No grouping ("Cannot specify ',' with 'c'."), and zero padding goes before the character.
+  return padNumber(ctx, spec, "", ch, codePointLength(ch));
 }
 
 function intDigits(n: number | bigint, base: number): { negative: boolean; digits: string } {
@@ -284,12 +345,33 @@ function intToFloat(v: number | bigint | boolean): number {
   return x;
 }
 
+/** What goes before the digits: "-" for a negative number, else the sign the spec asks for. */
+function signOf(spec: Spec, negative: boolean): string {
+  return negative ? "-" : spec.sign === "-" ? "" : spec.sign;
+}
+
 // ------------------------------------------------------------------ float
 
 function formatFloatSpec(ctx: NativeContext, x: number, spec: Spec, name: string): string {
-  if (spec.type !== "" && !isCode(spec.type, "eEfFgGn%")) throw unknownCode(spec.type, name);
+  const type = spec.type;
+  switch (type) {
+    case "":
+    case "e":
+    case "E":
+    case "f":
+    case "F":
+    case "g":
+    case "G":
+    case "n":
+    case "%":
+      break;
+    default:
+      throw unknownCode(type, name);
+  }
   if (spec.precision > INT_MAX) throw pyError("ValueError", "precision too big");
-  let code = spec.type;
+  const fast = fastFloatText(x, spec);
+  if (fast !== null) return layoutFloat(ctx, spec, x < 0 || Object.is(x, -0), fast);
+  let code: string = type;
   let precision = spec.precision;
   let defaultPrecision = 6;
   let addDot0 = false;
@@ -312,18 +394,77 @@ function formatFloatSpec(ctx: NativeContext, x: number, spec: Spec, name: string
   let body = doubleToString(ctx, x, code, precision, flags);
   if (percent) body += "%";
   const negative = body.startsWith("-");
-  if (negative) body = body.slice(1);
-  let digitsEnd = 0;
-  while (digitsEnd < body.length && isAsciiDigit(body.charCodeAt(digitsEnd))) digitsEnd++;
-  const decimal = body[digitsEnd] === ".";
-  const parts = {
-    negative,
-    prefix: "",
-    digits: body.slice(0, digitsEnd),
-    decimal,
-    remainder: body.slice(digitsEnd + (decimal ? 1 : 0)),
-  };
-  return layoutNumber(ctx, spec, parts, spec.type === "n" ? null : groupingOf(spec));
+  return layoutFloat(ctx, spec, negative, negative ? body.slice(1) : body);
+}
+
+/**
+ * The unsigned text of `x` under `spec` by a shortcut, for the common specs: repr's digits (no
+ * type, no precision) and fixed point ('f', 'F', '%') when it can be had cheaply and exactly. Null
+ * when the general path is needed ('z' and '#' change the text, so they take it too).
+ */
+function fastFloatText(x: number, spec: Spec): string | null {
+  if (spec.noNegativeZero || spec.alternate) return null;
+  const ax = Math.abs(x);
+  switch (spec.type) {
+    case "":
+      return spec.precision < 0 ? floatRepr(ax) : null;
+    case "f":
+    case "F":
+      return fixedText(ax, spec.precision < 0 ? 6 : spec.precision);
+    case "%": {
+      const text = fixedText(ax * 100, spec.precision < 0 ? 6 : spec.precision);
+      return text === null ? null : text + "%";
+    }
+  }
+  return null;
+}
+
+/** 2^k for k <= 101 and 10^k for k <= 15, looked up: `b ** k` with a variable k calls Math.pow. */
+const POWERS_OF_TWO = Array.from({ length: 102 }, (_, k) => 2 ** k);
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
+const TWO_TO_52 = 2 ** 52;
+
+/**
+ * CPython's '.nf' text of a non-negative `ax` without its general path, or null: by arithmetic
+ * when it is exact enough, else by toFixed.
+ */
+function fixedText(ax: number, n: number): string | null {
+  return (n >= 1 && n <= 15 && ax < TWO_TO_52 ? fixedByArithmetic(ax, n) : null) ?? fixedByToFixed(ax, n);
+}
+
+/**
+ * '.nf' of `ax` < 2^52, for 1 <= n <= 15, with a few float operations, or null. The integer part
+ * i and the fraction f = ax - i are exact (Sterbenz), and so is 10^n; f × 10^n is rounded once.
+ * Below 2^52 half-integers are doubles, and rounding is monotonic: a rounded product p with
+ * b < p < b + 0.5 (b = floor(p)) comes from an exact one with b - 0.5 < f × 10^n < b + 0.5,
+ * whose nearest integer is b (as beyond b + 0.5, b + 1), and no tie. Only p = b + 0.5 leaves it
+ * open. The digits are then i, a point, and the nearest integer in n digits.
+ */
+function fixedByArithmetic(ax: number, n: number): string | null {
+  const integer = Math.floor(ax);
+  const scale = POWERS_OF_TEN[n]!;
+  const product = (ax - integer) * scale;
+  const below = Math.floor(product);
+  const rest = product - below;
+  if (rest === 0.5) return null;
+  const q = rest < 0.5 ? below : below + 1;
+  // A fraction that rounds up to 1 carries into the integer part: the general path does that.
+  if (q >= scale) return null;
+  // scale + q has n+1 digits, the first a 1: the rest are q with its leading zeros.
+  return String(integer) + "." + String(scale + q).slice(1);
+}
+
+/**
+ * toFixed(n) of `ax`, when it is CPython's '.nf': a finite value below 1e21 (else toFixed writes
+ * an exponent) that is not a tie at digit n+1 (toFixed rounds ties up, CPython to even). Null
+ * otherwise. A tie means the exact value ends at decimal n+1 with a 5, that is ax × 2^(n+1) is an
+ * odd integer (exact: a product by a power of two).
+ */
+function fixedByToFixed(ax: number, n: number): string | null {
+  if (!(ax < 1e21) || n > 100) return null;
+  const scaled = ax * POWERS_OF_TWO[n + 1]!;
+  if (Number.isInteger(scaled) && scaled % 2 !== 0) return null;
+  return ax.toFixed(n);
 }
 
 function isAsciiDigit(c: number): boolean {
@@ -501,49 +642,66 @@ function roundDigits(d: Decimal, keep: number): Decimal {
 
 // ------------------------------------------------------------------ laying out a number
 
-interface NumberParts {
-  negative: boolean;
-  /** "0x", "0o", "0b" or "". */
-  prefix: string;
-  /** The integer digits, grouped and zero-padded. */
-  digits: string;
-  /** Whether a decimal point follows the digits. */
-  decimal: boolean;
-  /** What follows: fraction, exponent, "%", or the character of format code 'c'. */
-  remainder: string;
-  /** 'X': prefix and digits in upper case. */
-  upper?: boolean;
+/**
+ * A number is laid out as CPython's calc_number_widths and fill_number do it: <left padding><sign>
+ * <prefix><inner padding><grouped digits><tail><right padding>, where the tail is what follows the
+ * integer digits (fraction, exponent, "%").
+ */
+function layoutInt(ctx: NativeContext, spec: Spec, sign: string, prefix: string, digits: string): string {
+  if (spec.groupSize !== 0) return layoutGrouped(ctx, spec, sign, prefix, digits, "");
+  // Without grouping, zero padding ('0' with '=' alignment) is the inner padding.
+  return padNumber(ctx, spec, sign + prefix, digits, digits.length);
 }
 
-interface Grouping {
-  size: number;
-  separator: string;
+/** `body` is the text of the magnitude: digits, then maybe a fraction, an exponent, a "%". */
+function layoutFloat(ctx: NativeContext, spec: Spec, negative: boolean, body: string): string {
+  const sign = signOf(spec, negative);
+  if (spec.groupSize === 0) return padNumber(ctx, spec, sign, body, body.length);
+  let digitsEnd = 0;
+  while (digitsEnd < body.length && isAsciiDigit(body.charCodeAt(digitsEnd))) digitsEnd++;
+  return layoutGrouped(ctx, spec, sign, "", body.slice(0, digitsEnd), body.slice(digitsEnd));
 }
 
-function groupingOf(spec: Spec): Grouping | null {
-  if (spec.thousands === "") return null;
-  return { size: spec.thousands === "_" && isCode(spec.type, "boxX") ? 4 : 3, separator: spec.thousands };
+/** Pads `head` + `body` (`length` code points) to the spec's width: inner padding goes between them. */
+function padNumber(ctx: NativeContext, spec: Spec, head: string, body: string, length: number): string {
+  const used = head.length + length;
+  const padding = spec.width - used;
+  reserve(ctx, padding > 0 ? spec.width : used);
+  if (padding <= 0) return head + body;
+  const fill = spec.fill;
+  switch (spec.align) {
+    case "<":
+      return head + body + repeatFill(fill, padding);
+    case "^": {
+      const left = Math.floor(padding / 2);
+      return repeatFill(fill, left) + head + body + repeatFill(fill, padding - left);
+    }
+    case "=":
+      return head + repeatFill(fill, padding) + body;
+    default:
+      return repeatFill(fill, padding) + head + body;
+  }
 }
 
 /**
- * <left padding><sign><prefix><sign padding><grouped digits><decimal point><remainder><right padding>,
- * as CPython's calc_number_widths and fill_number. Zero padding ('0' with '=' alignment) goes into
- * the digits, so it is grouped too: format(1234, '08,') == '0,001,234'.
+ * A number whose integer digits are grouped. Zero padding ('0' with '=' alignment) goes into the
+ * digits, so it is grouped too: format(1234, '08,') == '0,001,234'.
  */
-function layoutNumber(ctx: NativeContext, spec: Spec, parts: NumberParts, grouping: Grouping | null): string {
-  const { negative, digits, decimal, remainder } = parts;
-  const sign = negative ? "-" : spec.sign === "+" || spec.sign === " " ? spec.sign : "";
-  const nonDigits = sign.length + parts.prefix.length + (decimal ? 1 : 0) + codePointLength(remainder);
-  const groupedLength =
-    digits.length === 0 ? 0 : digits.length + (grouping ? Math.floor((digits.length - 1) / grouping.size) : 0);
+function layoutGrouped(
+  ctx: NativeContext,
+  spec: Spec,
+  sign: string,
+  prefix: string,
+  digits: string,
+  tail: string,
+): string {
+  const separator = spec.thousands;
+  const size = spec.groupSize;
+  const nonDigits = sign.length + prefix.length + tail.length;
+  const groupedLength = digits.length === 0 ? 0 : digits.length + Math.floor((digits.length - 1) / size);
   reserve(ctx, Math.max(spec.width, nonDigits + groupedLength));
   const zeroPadded = spec.fill === "0" && spec.align === "=";
-  let grouped = digits.length === 0 ? "" : groupDigits(digits, zeroPadded ? spec.width - nonDigits : 0, grouping);
-  let prefix = parts.prefix;
-  if (parts.upper) {
-    grouped = grouped.toUpperCase();
-    prefix = prefix.toUpperCase();
-  }
+  const grouped = digits.length === 0 ? "" : groupDigits(digits, zeroPadded ? spec.width - nonDigits : 0, size, separator);
   const padding = Math.max(0, spec.width - nonDigits - grouped.length);
   let left = 0;
   let inner = 0;
@@ -555,27 +713,25 @@ function layoutNumber(ctx: NativeContext, spec: Spec, parts: NumberParts, groupi
   } else if (spec.align === "=") inner = padding;
   else left = padding;
   const fill = spec.fill;
-  const point = decimal ? "." : "";
-  return fill.repeat(left) + sign + prefix + fill.repeat(inner) + grouped + point + remainder + fill.repeat(right);
+  return fill.repeat(left) + sign + prefix + fill.repeat(inner) + grouped + tail + fill.repeat(right);
 }
 
 /** CPython's _PyUnicode_InsertThousandsGrouping: groups from the right, zero-padding to minWidth. */
-function groupDigits(digits: string, minWidth: number, grouping: Grouping | null): string {
+function groupDigits(digits: string, minWidth: number, size: number, separator: string): string {
   minWidth = Math.max(0, minWidth);
-  if (!grouping) return "0".repeat(Math.max(minWidth, 1, digits.length) - digits.length) + digits;
   const pieces: string[] = [];
   let remaining = digits.length;
   for (let first = true; ; first = false) {
-    const size = Math.min(grouping.size, Math.max(remaining, minWidth, 1));
-    const zeros = Math.max(0, size - remaining);
-    const taken = Math.min(remaining, size);
-    if (!first) pieces.push(grouping.separator);
+    const groupSize = Math.min(size, Math.max(remaining, minWidth, 1));
+    const zeros = Math.max(0, groupSize - remaining);
+    const taken = Math.min(remaining, groupSize);
+    if (!first) pieces.push(separator);
     pieces.push(digits.slice(remaining - taken, remaining));
     if (zeros > 0) pieces.push("0".repeat(zeros));
     remaining -= taken;
-    minWidth -= size;
+    minWidth -= groupSize;
     if (remaining <= 0 && minWidth <= 0) break;
-    minWidth -= grouping.separator.length;
+    minWidth -= separator.length;
   }
   return pieces.reverse().join("");
 }
@@ -1178,6 +1334,14 @@ function codePointAt(s: string, index: number): string | undefined {
   for (let k = 0; k < index && i < s.length; k++) i += s.codePointAt(i)! > 0xffff ? 2 : 1;
   if (i >= s.length) return undefined;
   return String.fromCodePoint(s.codePointAt(i)!);
+}
+
+/** Runs of spaces, the usual padding, made once: a table look-up is several times faster than repeat(). */
+const SPACES = Array.from({ length: 65 }, (_, n) => " ".repeat(n));
+
+/** `count` copies of `fill`. */
+function repeatFill(fill: string, count: number): string {
+  return fill === " " && count < SPACES.length ? SPACES[count]! : fill.repeat(count);
 }
 
 /** Refuses an output of `length` characters that could never fit, then charges the work. */
