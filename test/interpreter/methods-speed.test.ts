@@ -76,7 +76,11 @@ function calls(seed: number): Call[] {
     out.push({ self, method: "endswith", args: [self.slice(self.length - Math.floor(rand() * 4))] });
     out.push({ self, method: "endswith", args: [new PyTuple([sub, "ok"])] });
     out.push({ self, method: "find", args: [sub, Math.floor(rand() * 6) - 3] });
+    const items: Value[] = Array.from({ length: Math.floor(rand() * 4) }, () => (rand() < 0.1 ? 7 : shortText()));
+    out.push({ self: sub, method: "join", args: [rand() < 0.5 ? new PyList(items) : new PyTuple(items)] });
+    out.push({ self: sub, method: "join", args: [shortText()] });
   }
+  out.push({ self: ",", method: "join", args: [3] });
   // Argument errors keep CPython's types on every path.
   for (const method of ["split", "rsplit", "splitlines", "startswith", "endswith", "find", "count", "replace"]) {
     out.push({ self: "a b", method, args: [1] });

@@ -746,9 +746,16 @@ const expandtabs: Method = (ctx, self, args, kwargs) => {
 
 const join: Method = (ctx, self, args, kwargs) => {
   positional("join", args, kwargs, 1, 1);
-  let items: Value[];
+  const iterable = args[0]!;
+  let items: readonly Value[];
   try {
-    items = ctx.toList(args[0]!);
+    if (iterable instanceof PyList || iterable instanceof PyTuple) {
+      // What toList charges, without its copy: join only reads the items.
+      ctx.budget.step(iterable.items.length);
+      items = iterable.items;
+    } else {
+      items = ctx.toList(iterable);
+    }
   } catch (e) {
     // CPython: "can only join an iterable" when the argument cannot be iterated at all.
     if (e instanceof PyException && e.type === EXC.TypeError && /object is not iterable$/.test(String(e.args[0]))) throw pyError("TypeError", "can only join an iterable");
