@@ -373,10 +373,10 @@ function finder(name: string, last: boolean, raise: boolean): Method {
   };
 }
 
-/** How many non-overlapping matches of `sub` (not empty) lie in `s`, counting at most `max`. */
-function countMatches(s: string, sub: string, max: number): number {
+/** How many non-overlapping matches of `sub` (not empty) lie in `s` from unit `from`, counting at most `max`. */
+function countMatches(s: string, sub: string, max: number, from = 0): number {
   let n = 0;
-  for (let i = cpIndexOf(s, sub); i >= 0 && n < max; i = cpIndexOf(s, sub, i + sub.length)) n++;
+  for (let i = cpIndexOf(s, sub, from); i >= 0 && n < max; i = cpIndexOf(s, sub, i + sub.length)) n++;
   return n;
 }
 
@@ -793,15 +793,14 @@ const replace: Method = (ctx, self, args, kwargs) => {
     if (n > length) return length === 0 ? replacement : replacement + chars.join(replacement) + replacement;
     return replacement + chars.slice(0, n).join(replacement) + self.slice(toUnitOffset(self, n));
   }
-  const n = countMatches(self, old, max);
-  if (n === 0) return self;
+  const first = cpIndexOf(self, old);
+  if (first < 0) return self;
+  // countMatches from the first match on, which is found once.
+  const n = 1 + countMatches(self, old, max - 1, first + old.length);
   const units = self.length + n * (replacement.length - old.length);
   checkUnits(ctx, units);
   charge(ctx, units);
-  if (n === 1) {
-    const i = cpIndexOf(self, old);
-    return self.slice(0, i) + replacement + self.slice(i + old.length);
-  }
+  if (n === 1) return self.slice(0, first) + replacement + self.slice(first + old.length);
   if (max === Infinity) return cpSplitAll(self, old).join(replacement);
   const parts: string[] = [];
   let done = 0;
