@@ -308,18 +308,7 @@ export function cpLastIndexOf(hay: string, needle: string, from = Infinity): num
 
 /** hay.split(sep) at aligned matches only: str.split(sep) without maxsplit. `sep` is not empty. */
 export function cpSplitAll(hay: string, sep: string): string[] {
-  if (!mayMisalign(sep)) {
-    // V8's split calls into the runtime: for a short string a search here costs less.
-    if (hay.length > 64) return hay.split(sep);
-    const out: string[] = [];
-    let done = 0;
-    for (let i = hay.indexOf(sep); i >= 0; i = hay.indexOf(sep, done)) {
-      out.push(hay.slice(done, i));
-      done = i + sep.length;
-    }
-    out.push(hay.slice(done));
-    return out;
-  }
+  if (!mayMisalign(sep)) return hay.split(sep);
   const out: string[] = [];
   let done = 0;
   for (let i = cpIndexOf(hay, sep); i >= 0; i = cpIndexOf(hay, sep, done)) {
