@@ -428,7 +428,9 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
   get(_ctx, self, args, kwargs) {
     noKwargs("dict.get", kwargs);
     arity("get", args, 1, 2);
-    const v = self.map.get(hashOf(args[0]!));
+    const key = args[0]!;
+    // A str not starting with NUL is its own HashKey (hashKey in values.ts).
+    const v = self.map.get(typeof key === "string" && key.charCodeAt(0) !== 0 ? key : hashOf(key));
     return v === undefined ? (args[1] ?? null) : v;
   },
   setdefault(ctx, self, args, kwargs) {

@@ -357,24 +357,36 @@ function finder(name: string, last: boolean, raise: boolean): Method {
   return (ctx, self, args, kwargs) => {
     searchArgs(name, args, kwargs);
     const sub = subArg(args[0]);
-    const [a, b] = searchWindow(cpLength(self), args[1], args[2]);
-    charge(ctx, self.length);
-    const i = findIn(self, sub, a, b, last);
+    let i: number;
+    if (args.length === 1) {
+      // The whole string: a match is a code-point match wherever cpIndexOf finds it.
+      charge(ctx, self.length);
+      const u = last ? cpLastIndexOf(self, sub) : cpIndexOf(self, sub);
+      i = u < 0 ? -1 : toCpIndex(self, u);
+    } else {
+      const [a, b] = searchWindow(cpLength(self), args[1], args[2]);
+      charge(ctx, self.length);
+      i = findIn(self, sub, a, b, last);
+    }
     if (i < 0 && raise) throw pyError("ValueError", "substring not found");
     return i;
   };
 }
 
-/** How many non-overlapping matches of `sub` (not empty) lie in `s`, counting at most `max`. */
-function countMatches(s: string, sub: string, max: number): number {
+/** How many non-overlapping matches of `sub` (not empty) lie in `s` from unit `from`, counting at most `max`. */
+function countMatches(s: string, sub: string, max: number, from = 0): number {
   let n = 0;
-  for (let i = cpIndexOf(s, sub); i >= 0 && n < max; i = cpIndexOf(s, sub, i + sub.length)) n++;
+  for (let i = cpIndexOf(s, sub, from); i >= 0 && n < max; i = cpIndexOf(s, sub, i + sub.length)) n++;
   return n;
 }
 
 const count: Method = (ctx, self, args, kwargs) => {
   searchArgs("count", args, kwargs);
   const sub = subArg(args[0]);
+  if (args.length === 1 && sub.length > 0) {
+    charge(ctx, self.length);
+    return countMatches(self, sub, Infinity);
+  }
   const [a, b] = searchWindow(cpLength(self), args[1], args[2]);
   charge(ctx, self.length);
   if (b < a) return 0;
@@ -396,6 +408,14 @@ function matchesAt(s: string, sub: string, a: number, b: number, atEnd: boolean)
 
 function affixTest(name: string, atEnd: boolean): Method {
   return (ctx, self, args, kwargs) => {
+    const what0 = args[0];
+    if (args.length === 1 && kwargs === null && typeof what0 === "string") {
+      // The whole string is the window: no code-point length needed (matchesAt's unit test and
+      // boundary checks already decide, and a sub longer than self cannot match).
+      charge(ctx, self.length);
+      if (atEnd) return self.endsWith(what0) && isBoundary(self, self.length - what0.length);
+      return self.startsWith(what0) && isBoundary(self, what0.length);
+    }
     searchArgs(name, args, kwargs);
     const [a, b] = searchWindow(cpLength(self), args[1], args[2]);
     const what = args[0]!;
@@ -427,10 +447,16 @@ function splitSepArg(v: Value | undefined): string | null {
   return v;
 }
 
+/** Python's whitespace but the space itself. */
+const SPACE_BUT_BLANK = /[\t-\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+
 /** split() on runs of whitespace; after `max` splits the rest keeps its trailing whitespace. */
 function splitSpaces(s: string, max: number): string[] {
-  const out: string[] = [];
   const n = s.length;
+  // A long text whose only whitespace is " ": V8's native split finds the words much faster than
+  // a scan unit by unit here (the runs of spaces leave empty pieces, dropped below).
+  if (n >= 1024 && max === Infinity && !SPACE_BUT_BLANK.test(s)) return wordsBetweenBlanks(s);
+  const out: string[] = [];
   const words = n >= 1024 ? new RecentWords() : null;
   let i = 0;
   while (i < n) {
@@ -445,6 +471,19 @@ function splitSpaces(s: string, max: number): string[] {
     out.push(words === null ? s.slice(start, i) : words.take(s, start, i));
   }
   return out;
+}
+
+/** The words of `s` split on " " alone, the empty pieces dropped; recurring words shared. */
+function wordsBetweenBlanks(s: string): string[] {
+  const parts = s.split(" ");
+  const words = new RecentWords();
+  let k = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.length > 0) parts[k++] = words.share(part);
+  }
+  parts.length = k;
+  return parts;
 }
 
 /**
@@ -464,6 +503,17 @@ class RecentWords {
     const known = this.table[h]!;
     if (known.length === length && s.startsWith(known, start)) return known;
     const word = s.slice(start, end);
+    this.table[h] = word;
+    return word;
+  }
+
+  /** `word` (not empty), or the equal word seen shortly before. */
+  share(word: string): string {
+    const length = word.length;
+    if (length > 24) return word;
+    const h = (word.charCodeAt(0) * 31 + word.charCodeAt(length - 1) * 7 + length) & 255;
+    const known = this.table[h]!;
+    if (known === word) return known;
     this.table[h] = word;
     return word;
   }
@@ -516,7 +566,10 @@ const SPLIT_SIGNATURE = { names: ["sep", "maxsplit"], required: 0 };
 
 function splitter(name: string, fromRight: boolean): Method {
   return (ctx, self, args, kwargs) => {
-    const [sepArg, maxArg] = keywords(name, SPLIT_SIGNATURE, args, kwargs);
+    // Positional arguments only (the usual call) bind without building an array.
+    let sepArg: Value | undefined = args[0];
+    let maxArg: Value | undefined = args[1];
+    if (kwargs !== null || args.length > 2) [sepArg, maxArg] = keywords(name, SPLIT_SIGNATURE, args, kwargs);
     const sep = splitSepArg(sepArg);
     const max = maxsplitArg(maxArg);
     charge(ctx, self.length);
@@ -536,10 +589,21 @@ function lineBreakAt(s: string, i: number): number {
   return c === 0x2028 || c === 0x2029 ? 1 : 0;
 }
 
+/** The line breaks of lineBreakAt but "\n". */
+const BREAK_BUT_NEWLINE = /[\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
 const splitlines: Method = (ctx, self, args, kwargs) => {
-  const [keepArg] = keywords("splitlines", { names: ["keepends"], required: 0 }, args, kwargs);
+  let keepArg: Value | undefined = args[0];
+  if (kwargs !== null || args.length > 1) [keepArg] = keywords("splitlines", { names: ["keepends"], required: 0 }, args, kwargs);
   const keepends = keepArg === undefined ? false : intArg("splitlines", keepArg) !== 0;
   charge(ctx, self.length);
+  if (!keepends && !BREAK_BUT_NEWLINE.test(self)) {
+    // Only "\n" breaks lines: V8's native split, less the empty piece after a final "\n".
+    const pieces = self.split("\n");
+    if (pieces[pieces.length - 1] === "") pieces.pop();
+    ctx.budget.step(pieces.length);
+    return new PyList(pieces);
+  }
   const lines: string[] = [];
   let start = 0;
   for (let i = 0; i < self.length; ) {
@@ -682,9 +746,16 @@ const expandtabs: Method = (ctx, self, args, kwargs) => {
 
 const join: Method = (ctx, self, args, kwargs) => {
   positional("join", args, kwargs, 1, 1);
-  let items: Value[];
+  const iterable = args[0]!;
+  let items: readonly Value[];
   try {
-    items = ctx.toList(args[0]!);
+    if (iterable instanceof PyList || iterable instanceof PyTuple) {
+      // What toList charges, without its copy: join only reads the items.
+      ctx.budget.step(iterable.items.length);
+      items = iterable.items;
+    } else {
+      items = ctx.toList(iterable);
+    }
   } catch (e) {
     // CPython: "can only join an iterable" when the argument cannot be iterated at all.
     if (e instanceof PyException && e.type === EXC.TypeError && /object is not iterable$/.test(String(e.args[0]))) throw pyError("TypeError", "can only join an iterable");
@@ -722,11 +793,14 @@ const replace: Method = (ctx, self, args, kwargs) => {
     if (n > length) return length === 0 ? replacement : replacement + chars.join(replacement) + replacement;
     return replacement + chars.slice(0, n).join(replacement) + self.slice(toUnitOffset(self, n));
   }
-  const n = countMatches(self, old, max);
-  if (n === 0) return self;
+  const first = cpIndexOf(self, old);
+  if (first < 0) return self;
+  // countMatches from the first match on, which is found once.
+  const n = 1 + countMatches(self, old, max - 1, first + old.length);
   const units = self.length + n * (replacement.length - old.length);
   checkUnits(ctx, units);
   charge(ctx, units);
+  if (n === 1) return self.slice(0, first) + replacement + self.slice(first + old.length);
   if (max === Infinity) return cpSplitAll(self, old).join(replacement);
   const parts: string[] = [];
   let done = 0;
