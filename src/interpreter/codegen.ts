@@ -22,19 +22,20 @@
 import type * as A from "../../grammar/ast.js";
 import { pyError } from "./errors.js";
 import { Pending, DONE } from "./objects.js";
-import { compare, contains, equals, getItem, iterate, setItem, SliceValue, unary } from "./ops.js";
+import { compare, contains, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
-import { EMPTY_TUPLE, PyDict, PyTuple, truthy, type Value } from "./values.js";
+import { EMPTY_TUPLE, PyDict, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
 import {
   augmentedValue,
   BREAK,
-  type Cell,
+  Cell,
   CONTINUE,
   constantValue,
   type Expr,
   type Frame,
   type Globals,
+  listIterator,
   MethodSite,
   PyFunction,
   RETURN,
@@ -127,6 +128,11 @@ const runtimeNames = () => ({
   PyFunction,
   PyTuple,
   PyDict,
+  PyList,
+  PySet,
+  Cell,
+  storedSize,
+  listIterator,
   EMPTY_TUPLE,
   SliceValue,
   unpackItems,
@@ -137,29 +143,30 @@ const runtimeNames = () => ({
 type RuntimeNames = ReturnType<typeof runtimeNames>;
 let RUNTIME: RuntimeNames | null = null;
 
-const PLANS = new WeakMap<A.Stmt[], Plan | null>();
+/** Compiled units by the AST node that owns the body (module, def or lambda). */
+const PLANS = new WeakMap<A.Node, Plan | null>();
 
 /** The compiled unit of `body`, made on first use; null when the unit is not worth compiling. */
-function planFor(body: A.Stmt[], scope: Scope, cc: ClosureCompiler): Plan | null {
-  let plan = PLANS.get(body);
+function planFor(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler): Plan | null {
+  let plan = PLANS.get(owner);
   if (plan === undefined) {
     plan = new Generator(cc).unit(body, scope);
-    PLANS.set(body, plan);
+    PLANS.set(owner, plan);
   }
   return plan;
 }
 
-/** Whether `body` already has a compiled unit (a script run before). */
-export function isCompiled(body: A.Stmt[]): boolean {
-  return PLANS.get(body) != null;
+/** Whether the body of `owner` already has a compiled unit (a script run before). */
+export function isCompiled(owner: A.Node): boolean {
+  return PLANS.get(owner) != null;
 }
 
 /**
- * The unit of `body` for one execution, as a Stmt over a frame; null when this tier does not
- * take it (the caller compiles closures instead).
+ * The unit of `owner`'s body for one execution, as a Stmt over a frame; null when this tier does
+ * not take it (the caller compiles closures instead).
  */
-export function compileUnit(body: A.Stmt[], scope: Scope, cc: ClosureCompiler, rt: Runtime): Stmt | null {
-  const plan = planFor(body, scope, cc);
+export function compileUnit(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler, rt: Runtime): Stmt | null {
+  const plan = planFor(owner, body, scope, cc);
   if (plan === null) return null;
   // Delegates compile in this execution's scopes (the plan kept the first execution's).
   const K = plan.delegates.map((d) => {
@@ -592,9 +599,56 @@ class Generator {
         return this.dict(e, scope);
       case "JoinedStr":
         return this.joinedStr(e, scope);
+      case "ListComp":
+      case "SetComp":
+      case "DictComp":
+      case "GeneratorExp":
+        return this.comprehension(e, scope);
       default:
         return this.delegatedExpr(e, scope);
     }
+  }
+
+  /**
+   * A comprehension, inline: its variables are slots of this frame (scope.ts), its clauses
+   * nested loops. The first iterable is evaluated in the enclosing scope, the rest inside.
+   */
+  private comprehension(e: A.ListComp | A.SetComp | A.DictComp | A.GeneratorExp, outer: Scope): string {
+    const scope = this.cc.scopeOf(e);
+    const cells = [...scope.variables.values()].filter((v) => v.isCell).map((v) => `S[${v.slot}] = new Cell(UNBOUND);`);
+    if (cells.length) this.step(cells.join(" "));
+    const acc = this.temp();
+    this.step(e.kind === "SetComp" ? `${acc} = new PySet();` : e.kind === "DictComp" ? `${acc} = new PyDict();` : `${acc} = [];`);
+    const labels: string[] = [];
+    e.generators.forEach((g, i) => {
+      const iterable = this.expr(g.iter, i === 0 ? outer : scope);
+      const next = this.temp();
+      this.step(`${next} = iterate(${iterable});`);
+      const item = this.temp();
+      const label = this.openLoop();
+      labels.push(label);
+      this.loopHead();
+      this.step(`rt.tick(); ${item} = ${next}();`);
+      this.structural(`if (${item} === DONE) break ${label};`);
+      this.store(g.target, item, scope);
+      for (const c of g.ifs) {
+        const t = this.expr(c, scope);
+        this.structural(`if (!${this.truth(t)}) continue ${label};`);
+      }
+    });
+    if (e.kind === "DictComp") {
+      const k = this.expr(e.key, scope);
+      const v = this.expr(e.value, scope);
+      this.step(`rt.hash(${k}); rt.budget.alloc(storedSize(${v}) + 16); ${acc}.set(${k}, ${v});`);
+    } else {
+      const v = this.expr(e.elt, scope);
+      if (e.kind === "SetComp") this.step(`rt.hash(${v}); rt.budget.alloc(storedSize(${v})); ${acc}.add(${v});`);
+      else this.step(`rt.budget.alloc(storedSize(${v})); ${acc}.push(${v});`);
+    }
+    for (const label of labels.reverse()) this.closeLoop(label);
+    if (e.kind === "ListComp") this.step(`${acc} = new PyList(${acc});`);
+    else if (e.kind === "GeneratorExp") this.step(`${acc} = listIterator(${acc});`);
+    return acc;
   }
 
   private delegatedExpr(e: A.Expr, scope: Scope): string {

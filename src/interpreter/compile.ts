@@ -284,7 +284,7 @@ export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount
   const hot = codegenMode === "always" || (codegenMode === "auto" && runs >= 2);
   const compiler = new Compiler(info, rt, hot);
   const root = info.scopes.get(module)!;
-  const body = compiler.unitBody(module.body, root);
+  const body = compiler.unitBody(module, module.body, root);
   return Object.assign((f: Frame) => body(f), { slotCount: root.slotCount });
 }
 
@@ -296,9 +296,9 @@ class Compiler implements ClosureCompiler {
   ) {}
 
   /** A module's or function's body: the JavaScript tier's unit when it takes it, else closures. */
-  unitBody(body: A.Stmt[], scope: Scope): Stmt {
-    if (codegenMode !== "never" && (this.hot || isCompiled(body))) {
-      const unit = compileUnit(body, scope, this, this.rt);
+  unitBody(owner: A.Node, body: A.Stmt[], scope: Scope): Stmt {
+    if (codegenMode !== "never" && (this.hot || isCompiled(owner))) {
+      const unit = compileUnit(owner, body, scope, this, this.rt);
       if (unit !== null) return unit;
     }
     return this.block(body, scope);
@@ -1741,8 +1741,7 @@ class Compiler implements ClosureCompiler {
     const positional = [...args.posonlyargs, ...args.args].map(paramOf);
     const kwonly = args.kwonlyargs.map(paramOf);
     const paramNames = new Set([...args.posonlyargs, ...args.args, ...args.kwonlyargs, args.vararg, args.kwarg].filter(Boolean).map((a) => a!.arg));
-    // A lambda's body is made here each time (no AST of its own to key a compiled unit on).
-    const body = isLambda ? this.block(bodyStmts, inner) : this.unitBody(bodyStmts, inner);
+    const body = this.unitBody(node, bodyStmts, inner);
     const cellSlots = [...inner.variables.values()].filter((v) => v.isCell && !paramNames.has(v.name)).map((v) => v.slot);
     const code: FunctionCode = {
       name,
@@ -1776,7 +1775,6 @@ class Compiler implements ClosureCompiler {
     const defaults = args.defaults.map((d) => this.expr(d, outer));
     const kwDefaultExprs = args.kwonlyargs.map((a, i) => ({ name: a.arg, expr: args.kwDefaults[i] ? this.expr(args.kwDefaults[i]!, outer) : null }));
     const withDefaults = kwDefaultExprs.filter((k) => k.expr !== null);
-    void node;
     void rt;
     return (f) =>
       after2(evalAll([...defaults, ...withDefaults.map((k) => k.expr!)], f) as never, (xs) => {
