@@ -307,7 +307,23 @@ export class Runtime implements NativeContext {
     if (depth > RECURSION_LIMIT || (this.syncOnly > 0 && this.jsDepth > 4 * STACK_SLICE)) {
       throw pyError("RecursionError", "maximum recursion depth exceeded");
     }
-    return this.enter(fn, new FrameClass(slots, fn.closure, fn.globals, fn.code.name, depth), caller);
+    const frame = new FrameClass(slots, fn.closure, fn.globals, fn.code.name, depth);
+    const code = fn.code;
+    if (code.cellSlots.length !== 0) return this.enter(fn, frame, caller);
+    // enter() and run() inline, for the commonest call: nothing to capture, nothing to wait for.
+    this.tick();
+    if (this.jsDepth >= STACK_SLICE || this.yieldDue || yieldAlways) return this.resume(fn, frame, caller);
+    this.jsDepth++;
+    let r;
+    try {
+      r = code.body(frame);
+    } catch (e) {
+      this.jsDepth--;
+      throw this.traced(e, frame, caller);
+    }
+    this.jsDepth--;
+    if (r instanceof Pending) return this.settled(r, frame, caller);
+    return r === RETURN ? frame.ret : null;
   }
 
   /** Runs a call whose frame holds its arguments: fresh cells, one step, then the body. */
@@ -315,6 +331,11 @@ export class Runtime implements NativeContext {
     const cellSlots = fn.code.cellSlots;
     for (let i = 0; i < cellSlots.length; i++) frame.slots[cellSlots[i]!] = new Cell(UNBOUND);
     this.tick();
+    return this.resume(fn, frame, caller);
+  }
+
+  /** Runs a call that has taken its step: now, or from the event loop when it must wait. */
+  private resume(fn: PyFunction, frame: Frame, caller: Frame | null): Value | Pending {
     // Deep recursion: the call resumes from the event loop, on a fresh JS stack, so Python
     // recursion never turns into unbounded JS recursion.
     if (this.jsDepth >= STACK_SLICE && this.syncOnly === 0) {
@@ -335,17 +356,20 @@ export class Runtime implements NativeContext {
     } finally {
       this.jsDepth--;
     }
-    if (r instanceof Pending) {
-      return new Pending(
-        r.promise.then(
-          (c) => (c === RETURN ? frame.ret : null),
-          (e) => {
-            throw this.traced(e, frame, caller);
-          },
-        ),
-      );
-    }
+    if (r instanceof Pending) return this.settled(r, frame, caller);
     return r === RETURN ? frame.ret : null;
+  }
+
+  /** The value of a call whose body suspended, once it settles. */
+  private settled(r: Pending, frame: Frame, caller: Frame | null): Pending {
+    return new Pending(
+      r.promise.then(
+        (c) => (c === RETURN ? frame.ret : null),
+        (e) => {
+          throw this.traced(e, frame, caller);
+        },
+      ),
+    );
   }
 
   /** Adds the frame's current line to an exception's traceback as it leaves the frame. */
