@@ -146,10 +146,18 @@ let RUNTIME: RuntimeNames | null = null;
 /** Compiled units by the AST node that owns the body (module, def or lambda). */
 const PLANS = new WeakMap<A.Node, Plan | null>();
 
+let unitsCompiled = 0;
+
+/** How many units this process has compiled to JavaScript (for tests and operators). */
+export function compiledUnitCount(): number {
+  return unitsCompiled;
+}
+
 /** The compiled unit of `body`, made on first use; null when the unit is not worth compiling. */
 function planFor(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler): Plan | null {
   let plan = PLANS.get(owner);
   if (plan === undefined) {
+    unitsCompiled++;
     plan = new Generator(cc).unit(body, scope);
     PLANS.set(owner, plan);
   }

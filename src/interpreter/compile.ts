@@ -127,6 +127,7 @@ export interface FunctionCode {
   emptySlots: readonly (Value | Cell | typeof UNBOUND)[];
   /** Slots of cell variables that are not parameters (created empty on entry). */
   cellSlots: number[];
+  /** Closures at first; a function called often enough gets its JS-tier unit here. */
   body: Stmt;
   isAsync: boolean;
   isLambda: boolean;
@@ -272,6 +273,9 @@ export function setCodegen(mode: "auto" | "always" | "never"): void {
   codegenMode = mode;
 }
 
+/** The call at which a function of a script's first run moves to the JS tier. */
+const TIER_UP_CALLS = 1000;
+
 /** How many times each module has started to run (ASTs are shared by repeated scripts). */
 const RUNS = new WeakMap<A.Module, number>();
 
@@ -302,6 +306,23 @@ class Compiler implements ClosureCompiler {
       if (unit !== null) return unit;
     }
     return this.block(body, scope);
+  }
+
+  /**
+   * A function's body. In a script's first run it starts on closures and moves to the JS tier at
+   * its TIER_UP_CALLS-th call (a hot function of a one-off script); FunctionCode.body changes then.
+   */
+  private functionBody(node: A.Node, body: A.Stmt[], scope: Scope, code: () => FunctionCode): Stmt {
+    if (this.hot || codegenMode !== "auto" || isCompiled(node)) return this.unitBody(node, body, scope);
+    const closures = this.block(body, scope);
+    let calls = 0;
+    return (f) => {
+      if (++calls === TIER_UP_CALLS) {
+        const unit = compileUnit(node, body, scope, this, this.rt);
+        if (unit !== null) code().body = unit;
+      }
+      return closures(f);
+    };
   }
 
   resolve(scope: Scope, id: string): Access {
@@ -1741,7 +1762,7 @@ class Compiler implements ClosureCompiler {
     const positional = [...args.posonlyargs, ...args.args].map(paramOf);
     const kwonly = args.kwonlyargs.map(paramOf);
     const paramNames = new Set([...args.posonlyargs, ...args.args, ...args.kwonlyargs, args.vararg, args.kwarg].filter(Boolean).map((a) => a!.arg));
-    const body = this.unitBody(node, bodyStmts, inner);
+    const body = this.functionBody(node, bodyStmts, inner, () => code);
     const cellSlots = [...inner.variables.values()].filter((v) => v.isCell && !paramNames.has(v.name)).map((v) => v.slot);
     const code: FunctionCode = {
       name,

@@ -2,6 +2,7 @@
 // with tool calls that really suspend (they settle on a later turn of the event loop), must give
 // the same result, output, error, tool calls and step count in both.
 import { afterAll, describe, expect, it } from "vitest";
+import { compiledUnitCount } from "../../src/interpreter/codegen.js";
 import { setCodegen } from "../../src/interpreter/compile.js";
 import { execute, type Hosts, type SandboxResult } from "../../src/interpreter/execute.js";
 import { setYieldAlways } from "../../src/interpreter/runtime.js";
@@ -202,6 +203,29 @@ describe("the JavaScript tier matches the closure tier", () => {
     const source = "s = 0\nfor i in range(100000):\n    s += i\nRESULT = s";
     const r = await bothTiers(source, { max_steps: 5000 });
     expect(r.error).toMatch(/max_steps/);
+  });
+
+  it("moves a hot function of a first run to the JS tier mid-run, suspended calls included", async () => {
+    const source = `
+def step(i, acc):
+    if i % 700 == 0:
+        acc = acc + srv.double(i)
+    return acc + i % 3
+acc = 0
+for i in range(3000):
+    acc = step(i, acc)
+RESULT = acc`;
+    const closures = await run(source, "never");
+    setCodegen("auto");
+    const log: string[] = [];
+    const before = compiledUnitCount();
+    const first = await execute(source + "\n# a new script: its first run", { hosts: hosts(log) });
+    // step() was compiled at its 1000th call; the module body was not (a first run).
+    expect(compiledUnitCount() - before).toBe(1);
+    expect(first.error).toBeNull();
+    expect(first.result).toBe(closures.result);
+    expect(first.stats.steps).toBe(closures.steps);
+    expect(log).toEqual(closures.calls);
   });
 
   it("gives the event loop turns during a long loop", async () => {
