@@ -21,6 +21,7 @@
 // cells, the runtime) comes in through a Unit.
 import type * as A from "../../grammar/ast.js";
 import { pyError } from "./errors.js";
+import { FormatSpec } from "./format.js";
 import { Pending, DONE } from "./objects.js";
 import { compare, contains, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
@@ -266,6 +267,14 @@ class Generator {
     this.out.push(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; ${target} = rv; }`);
   }
 
+  /** `x` in a temporary: a literal (`5`) cannot take a property access (`5.code`) as it is. */
+  private held(x: string): string {
+    if (/^t\d+$/.test(x)) return x;
+    const t = this.temp();
+    this.step(`${t} = ${x};`);
+    return t;
+  }
+
   private constant(v: unknown): string {
     this.consts.push(v);
     return `C[${this.consts.length - 1}]`;
@@ -454,11 +463,11 @@ class Generator {
     const c = this.expr(target.value, scope);
     const k = this.subscriptKey(target.slice, scope);
     const current = this.temp();
-    this.step(`${current} = getItem(${c}, ${k}, rt.budget);`);
+    this.step(`${this.fastItem(current, c, k, target.slice)} else ${current} = getItem(${c}, ${k}, rt.budget);`);
     const b = this.expr(s.value, scope);
     const r = this.temp();
     this.step(apply(r, current, b));
-    this.step(`setItem(${c}, ${k}, ${r}, rt.budget);`);
+    this.setItem(c, k, r);
   }
 
   // ---------------------------------------------------------------- names and stores
@@ -506,7 +515,7 @@ class Generator {
       case "Subscript": {
         const c = this.expr(target.value, scope);
         const k = this.subscriptKey(target.slice, scope);
-        this.step(`setItem(${c}, ${k}, ${v}, rt.budget);`);
+        this.setItem(c, k, v);
         return;
       }
       case "Tuple":
@@ -591,7 +600,7 @@ class Generator {
         const c = this.expr(e.value, scope);
         const k = this.subscriptKey(e.slice, scope);
         const t = this.temp();
-        this.step(`${t} = getItem(${c}, ${k}, rt.budget);`);
+        this.step(`${this.fastItem(t, c, k, e.slice)} else ${t} = getItem(${c}, ${k}, rt.budget);`);
         return t;
       }
       case "List":
@@ -727,6 +736,31 @@ class Generator {
     return t;
   }
 
+  /**
+   * The start of an `if` that reads `c[k]` into `t` straight from a dict's map (a str or int key
+   * is its own hash key: values.ts hashKey) or a list's or tuple's items; the caller adds the
+   * general path as its `else`.
+   */
+  private fastItem(t: string, c: string, k: string, key: A.Expr): string {
+    c = this.held(c);
+    k = this.held(k);
+    if (key.kind === "Constant" && typeof key.value === "string" && key.value.charCodeAt(0) !== 0) {
+      return `if (${c} instanceof PyDict && (${t} = ${c}.map.get(${k})) !== undefined) {}`;
+    }
+    if (key.kind === "Slice") return "if (false) {}";
+    const dictKey = `(typeof ${k} === "string" ? ${k}.charCodeAt(0) !== 0 : typeof ${k} === "number")`;
+    const sequence = `(${c} instanceof PyList || ${c} instanceof PyTuple) && typeof ${k} === "number" && ${k} >= 0 && ${k} < ${c}.items.length`;
+    return `if (${c} instanceof PyDict && ${dictKey} && (${t} = ${c}.map.get(${k})) !== undefined) {} else if (${sequence}) ${t} = ${c}.items[${k}];`;
+  }
+
+  /** `c[k] = v`: a str or int key goes straight into a dict's map, charged as setItem charges. */
+  private setItem(c: string, k: string, v: string): void {
+    c = this.held(c);
+    k = this.held(k);
+    const dictKey = `(typeof ${k} === "string" ? ${k}.charCodeAt(0) !== 0 : typeof ${k} === "number")`;
+    this.step(`if (${c} instanceof PyDict && ${dictKey}) { if (!${c}.map.has(${k})) rt.budget.alloc(storedSize(${v}) + 16); ${c}.map.set(${k}, ${v}); } else setItem(${c}, ${k}, ${v}, rt.budget);`);
+  }
+
   private subscriptKey(slice: A.Expr, scope: Scope): string {
     if (slice.kind !== "Slice") return this.expr(slice, scope);
     const parts = [slice.lower, slice.upper, slice.step].map((p) => (p ? this.expr(p, scope) : "null"));
@@ -745,7 +779,8 @@ class Generator {
       const k = this.expr(key, scope);
       pairs.push([k, this.expr(e.values[i]!, scope), constantKey]);
     }
-    const sets = pairs.map(([k, v, constantKey]) => `${constantKey ? "" : `rt.hash(${k}); `}${t}.set(${k}, ${v});`);
+    // A str key is its own hash key (values.ts hashKey) unless it starts with NUL.
+    const sets = pairs.map(([k, v, constantKey]) => (constantKey && JSON.parse(k).charCodeAt(0) !== 0 ? `${t}.map.set(${k}, ${v});` : `${constantKey ? "" : `rt.hash(${k}); `}${t}.set(${k}, ${v});`));
     this.step(`${t} = new PyDict(); ${sets.join(" ")} rt.budget.alloc(32 * ${t}.size);`);
     return t;
   }
@@ -762,8 +797,14 @@ class Generator {
       const x = this.expr(v.value, scope);
       const t = this.temp();
       const converted = v.conversion === "r" ? `rt.repr(${x})` : v.conversion === "s" ? `rt.str(${x})` : v.conversion === "a" ? `rt.ascii(${x})` : x;
-      if (spec === "" && v.conversion === null) this.step(`${t} = typeof ${x} === "string" ? ${x} : rt.format(${x}, "");`);
-      else this.step(`${t} = rt.format(${converted}, ${JSON.stringify(spec)});`);
+      // An int is a JS number here (floats are PyFloat), and its str() is the number's own text.
+      // It is charged a step per character, as format() charges it.
+      if (spec === "" && v.conversion === null) {
+        this.step(`if (typeof ${x} === "string") ${t} = ${x}; else if (typeof ${x} === "number") { ${t} = "" + ${x}; rt.budget.step(${t}.length); } else ${t} = rt.format(${x}, "");`);
+      }
+      else if (spec === "") this.step(`${t} = ${converted}; rt.budget.step(${t}.length);`);
+      // The spec is parsed once, here; a FormatSpec stays valid when format.ts's cache is cleared.
+      else this.step(`${t} = ${this.constant(FormatSpec.of(spec))}.format(rt, ${converted});`);
       parts.push(t);
     }
     const t = this.temp();
@@ -789,13 +830,7 @@ class Generator {
       }
       return t;
     }
-    let fn = this.expr(e.func, scope);
-    if (!/^t\d+$/.test(fn)) {
-      // A literal callee (`5()`): a temporary, so that `.code` reads a property of it.
-      const t = this.temp();
-      this.step(`${t} = ${fn};`);
-      fn = t;
-    }
+    const fn = this.held(this.expr(e.func, scope));
     const args = e.args.map((a) => this.expr(a, scope));
     const kws = e.keywords.map((k) => this.expr(k.value, scope));
     if (kws.length === 0) {
