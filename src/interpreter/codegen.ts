@@ -146,6 +146,8 @@ let RUNTIME: RuntimeNames | null = null;
 
 /** Compiled units by the AST node that owns the body (module, def or lambda). */
 const PLANS = new WeakMap<A.Node, Plan | null>();
+/** A unit whose JavaScript would be longer stays on closures (V8 compiles huge functions slowly). */
+const MAX_UNIT_CHARS = 256 * 1024;
 
 let unitsCompiled = 0;
 
@@ -191,6 +193,15 @@ export function compileUnit(owner: A.Node, body: A.Stmt[], scope: Scope, cc: Clo
 
 class Generator {
   private readonly out: string[] = [];
+  private size = 0;
+  /** The line of each temporary's last use, by number. */
+  private readonly lastUse: number[] = [];
+  /** Each label's line and the number of temporaries allocated before it. */
+  private readonly saves: { line: number; temps: number; label: number }[] = [];
+  /** Where each open loop starts: its first line and the temporaries allocated before it. */
+  private readonly loopStarts: { line: number; temps: number; reads: string[] }[] = [];
+  /** The temporary each open branch tests. */
+  private readonly branches: string[] = [];
   private guardOpen = false;
   private temps = 0;
   private labels = 0;
@@ -210,16 +221,21 @@ class Generator {
     for (const s of body) this.statement(s, scope);
     this.close();
     const temps = Array.from({ length: this.temps }, (_, i) => `t${i}`);
+    const live = this.liveAtLabels();
+    // Resuming at a label restores what it saved: its live temporaries, in order.
+    const restore = this.saves
+      .map((save, i) => (live[i]!.length ? `case ${save.label}: ${live[i]!.map((t, j) => `${t} = sv[${j}];`).join(" ")} break;` : ""))
+      .join(" ");
     const head = [
       "return function unit(f, x, pc, rv, sv, thrown) {",
       "const rt = x.rt, K = x.K, S = f.slots, B = x.B;",
       "const G = x.G ?? x.bind(f.globals);",
       temps.length ? `let ${temps.join(", ")};` : "",
-      temps.length ? `if (sv !== null) { ${temps.map((t, i) => `${t} = sv[${i}];`).join(" ")} }` : "",
+      restore ? `if (sv !== null) switch (pc) { ${restore} }` : "",
     ];
-    const save = `[${temps.join(", ")}]`;
+    if (this.size > MAX_UNIT_CHARS) return null;
     RUNTIME ??= runtimeNames();
-    const code = this.out.join("\n").replaceAll("$SAVE$", save).replace(/\$LAST_(L\d+)\$/g, (_, label: string) => String(this.lastLabel.get(label)));
+    const code = this.out.join("\n").replace(/\$SAVE_(\d+)\$/g, (_, i: string) => `[${live[Number(i)]!.join(", ")}]`).replace(/\$LAST_(L\d+)\$/g, (_, label: string) => String(this.lastLabel.get(label)));
     const text = `"use strict";\nconst {${Object.keys(RUNTIME).join(", ")}} = R;\n` + head.join("\n") + "\n" + code + "\nreturn undefined;\n};\n";
     const factory = new Function("R", "C", text) as (r: RuntimeNames, c: unknown[]) => GenFn;
     return { gen: factory(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals, source: text };
@@ -231,19 +247,60 @@ class Generator {
     return `t${this.temps++}`;
   }
 
+  private emit(line: string): void {
+    this.size += line.length;
+    for (const m of line.matchAll(/\bt(\d+)\b/g)) this.lastUse[Number(m[1])] = this.out.length;
+    this.out.push(line);
+  }
+
+  /**
+   * A placeholder for the temporaries a label saves, filled in by unit() with the live ones:
+   * allocated before the label (a temporary is assigned after its allocation in the text) and
+   * read after it (in the text, or anywhere in a loop around both: closeLoop extends the use).
+   */
+  private saved(): string {
+    this.saves.push({ line: this.out.length, temps: this.temps, label: this.labels });
+    return `$SAVE_${this.saves.length - 1}$`;
+  }
+
+  /**
+   * The temporaries live at each label, in one sweep down the lines (labels are in line order):
+   * a temporary joins when allocated, if still used later, and leaves after its last use.
+   */
+  private liveAtLabels(): string[][] {
+    const endingAt = new Map<number, number[]>();
+    const active = new Set<number>();
+    const out: string[][] = [];
+    let allocated = 0;
+    let swept = -1;
+    for (const { line, temps } of this.saves) {
+      for (; swept < line; swept++) for (const t of endingAt.get(swept + 1) ?? []) active.delete(t);
+      for (; allocated < temps; allocated++) {
+        const end = this.lastUse[allocated] ?? -1;
+        if (end <= line) continue;
+        active.add(allocated);
+        const list = endingAt.get(end);
+        if (list) list.push(allocated);
+        else endingAt.set(end, [allocated]);
+      }
+      out.push([...active].map((t) => `t${t}`));
+    }
+    return out;
+  }
+
   /** An effectful step: runs only when not resuming. */
   private step(code: string): void {
     if (!this.guardOpen) {
-      this.out.push("if (pc === 0) {");
+      this.emit("if (pc === 0) {");
       this.guardOpen = true;
     }
-    this.out.push(code);
+    this.emit(code);
   }
 
   /** Ends the current run of guarded steps. */
   private close(): void {
     if (this.guardOpen) {
-      this.out.push("}");
+      this.emit("}");
       this.guardOpen = false;
     }
   }
@@ -251,7 +308,31 @@ class Generator {
   /** Structural code (branches, loops): runs when resuming too, so it may only read temporaries. */
   private structural(code: string): void {
     this.close();
-    this.out.push(code);
+    this.emit(code);
+  }
+
+  /**
+   * Opens a branch on `t`: `t` is then live at every label inside (resuming there re-takes the
+   * branch), until closeBranch.
+   */
+  private openBranch(code: string, t: string): void {
+    this.structural(code);
+    this.branches.push(t);
+  }
+
+  private closeBranch(code: string): void {
+    this.structural(code);
+    this.extend(this.branches.pop()!);
+  }
+
+  /** `t`, read by structural code in the innermost loop, stays live to that loop's end. */
+  private readInLoop(t: string): void {
+    this.loopStarts[this.loopStarts.length - 1]!.reads.push(t);
+  }
+
+  private extend(t: string): void {
+    const n = Number(t.slice(1));
+    this.lastUse[n] = Math.max(this.lastUse[n] ?? -1, this.out.length);
   }
 
   /** A step whose value (`target = code`) may be Pending: the unit suspends there. */
@@ -263,8 +344,8 @@ class Generator {
   private suspendableSteps(target: string, steps: string): void {
     const k = ++this.labels;
     this.close();
-    this.out.push(`if (pc === 0) { ${steps} if (${target} instanceof Pending) return x.suspend(${target}, f, ${k}, $SAVE$); }`);
-    this.out.push(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; ${target} = rv; }`);
+    this.emit(`if (pc === 0) { ${steps} if (${target} instanceof Pending) return x.suspend(${target}, f, ${k}, ${this.saved()}); }`);
+    this.emit(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; ${target} = rv; }`);
   }
 
   /** `x` in a temporary: a literal (`5`) cannot take a property access (`5.code`) as it is. */
@@ -341,14 +422,14 @@ class Generator {
       case "AugAssign":
         return this.augAssign(s, scope);
       case "If": {
-        const t = this.expr(s.test, scope);
-        this.structural(`if (${this.truth(t)}) {`);
+        const t = this.held(this.expr(s.test, scope));
+        this.openBranch(`if (${this.truth(t)}) {`, t);
         this.block(s.body, scope);
         if (s.orelse.length) {
           this.structural("} else {");
           this.block(s.orelse, scope);
         }
-        this.structural("}");
+        this.closeBranch("}");
         return;
       }
       case "While":
@@ -383,16 +464,20 @@ class Generator {
     this.step(`if (${r} !== undefined) { ${jumps}return ${r}; }`);
   }
 
+  /**
+   * Python truth of a temporary. Resuming past a branch re-tests it with the temporary unsaved
+   * (undefined): no branch before the label holds a step that runs then, so any answer will do.
+   */
   private truth(t: string): string {
-    return `(${t} === true || (${t} !== false && truthy(${t})))`;
+    return `(${t} === true || (${t} !== false && ${t} !== undefined && truthy(${t})))`;
   }
 
   /** A yield point at a loop's head: gives the event loop its turn when the slice is used up. */
   private loopHead(): void {
     const k = ++this.labels;
     this.close();
-    this.out.push(`if (pc === 0) { if (rt.shouldYield()) return x.suspend(rt.yieldNow(), f, ${k}, $SAVE$); }`);
-    this.out.push(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; }`);
+    this.emit(`if (pc === 0) { if (rt.shouldYield()) return x.suspend(rt.yieldNow(), f, ${k}, ${this.saved()}); }`);
+    this.emit(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; }`);
   }
 
   /**
@@ -401,6 +486,7 @@ class Generator {
    */
   private openLoop(): string {
     const label = `L${this.loopCount++}`;
+    this.loopStarts.push({ line: this.out.length, temps: this.temps, reads: [] });
     this.structural(`if (pc === 0 || (pc > ${this.labels} && pc <= $LAST_${label}$)) {`);
     this.structural(`${label}: for (;;) {`);
     return label;
@@ -409,13 +495,18 @@ class Generator {
   private closeLoop(label: string): void {
     this.structural("} }");
     this.lastLabel.set(label, this.labels);
+    // A temporary from before the loop that the loop reads is read again on the next iteration.
+    const start = this.loopStarts.pop()!;
+    for (let t = 0; t < start.temps; t++) if ((this.lastUse[t] ?? -1) >= start.line) this.lastUse[t] = this.out.length;
+    for (const t of start.reads) this.extend(t);
   }
 
   private whileLoop(s: A.While, scope: Scope): void {
     const label = this.openLoop();
     this.loopHead();
     this.step("rt.tick();");
-    const t = this.expr(s.test, scope);
+    const t = this.held(this.expr(s.test, scope));
+    this.readInLoop(t);
     this.structural(`if (!${this.truth(t)}) {`);
     this.block(s.orelse, scope);
     this.structural(`break ${label}; }`);
@@ -433,6 +524,7 @@ class Generator {
     const label = this.openLoop();
     this.loopHead();
     this.step(`rt.tick(); ${item} = ${next}();`);
+    this.readInLoop(item);
     this.structural(`if (${item} === DONE) {`);
     this.block(s.orelse, scope);
     this.structural(`break ${label}; }`);
@@ -566,23 +658,23 @@ class Generator {
         const first = this.expr(e.values[0]!, scope);
         this.step(`${t} = ${first};`);
         for (let i = 1; i < e.values.length; i++) {
-          this.structural(`if (${isAnd ? "" : "!"}${this.truth(t)}) {`);
+          this.openBranch(`if (${isAnd ? "" : "!"}${this.truth(t)}) {`, t);
           const v = this.expr(e.values[i]!, scope);
           this.step(`${t} = ${v};`);
         }
-        for (let i = 1; i < e.values.length; i++) this.structural("}");
+        for (let i = 1; i < e.values.length; i++) this.closeBranch("}");
         return t;
       }
       case "IfExp": {
         const t = this.temp();
-        const test = this.expr(e.test, scope);
-        this.structural(`if (${this.truth(test)}) {`);
+        const test = this.held(this.expr(e.test, scope));
+        this.openBranch(`if (${this.truth(test)}) {`, test);
         const body = this.expr(e.body, scope);
         this.step(`${t} = ${body};`);
         this.structural("} else {");
         const orelse = this.expr(e.orelse, scope);
         this.step(`${t} = ${orelse};`);
-        this.structural("}");
+        this.closeBranch("}");
         return t;
       }
       case "Compare":
@@ -646,10 +738,12 @@ class Generator {
       labels.push(label);
       this.loopHead();
       this.step(`rt.tick(); ${item} = ${next}();`);
+      this.readInLoop(item);
       this.structural(`if (${item} === DONE) break ${label};`);
       this.store(g.target, item, scope);
       for (const c of g.ifs) {
-        const t = this.expr(c, scope);
+        const t = this.held(this.expr(c, scope));
+        this.readInLoop(t);
         this.structural(`if (!${this.truth(t)}) continue ${label};`);
       }
     });
