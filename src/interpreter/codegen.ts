@@ -228,8 +228,9 @@ class Generator {
       .join(" ");
     const head = [
       "return function unit(f, x, pc, rv, sv, thrown) {",
-      "const rt = x.rt, K = x.K, S = f.slots, B = x.B;",
-      "const G = x.G ?? x.bind(f.globals);",
+      "const rt = x.rt, S = f.slots;",
+      this.delegates.length ? "const K = x.K;" : "",
+      this.globals.length ? "const G = x.G ?? x.bind(f.globals), B = x.B;" : "",
       temps.length ? `let ${temps.join(", ")};` : "",
       restore ? `if (sv !== null) switch (pc) { ${restore} }` : "",
     ];
@@ -933,7 +934,7 @@ class Generator {
       const fill = args.map((a, i) => `${slots}[${fn}.code.params[${i}].slot] = ${a};`).join(" ");
       this.suspendableSteps(
         t,
-        `${where} if (${fn} instanceof PyFunction && ${fn}.code.plainArity === ${args.length}) { ${slots} = ${fn}.code.emptySlots.slice(); ${fill} ${t} = rt.callPlain(${fn}, ${slots}, f); } else ${t} = rt.callValue(${fn}, [${args.join(", ")}], null, f);`,
+        `${where} if (${fn} instanceof PyFunction && ${fn}.code.plainArity === ${args.length}) { if (${fn}.code.slotsAreArguments) ${slots} = [${args.join(", ")}]; else { ${slots} = ${fn}.code.emptySlots.slice(); ${fill} } ${t} = rt.callPlain(${fn}, ${slots}, f); } else ${t} = rt.callValue(${fn}, [${args.join(", ")}], null, f);`,
       );
       return t;
     }

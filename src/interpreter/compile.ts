@@ -125,6 +125,8 @@ export interface FunctionCode {
   plainArity: number;
   /** A frame's slots on entry (all unbound), copied for each call. */
   emptySlots: readonly (Value | Cell | typeof UNBOUND)[];
+  /** The frame holds exactly the plain parameters, in slots 0..n-1: its slots are the arguments. */
+  slotsAreArguments: boolean;
   /** Slots of cell variables that are not parameters (created empty on entry). */
   cellSlots: number[];
   /** Closures at first; a function called often enough gets its JS-tier unit here. */
@@ -1775,6 +1777,7 @@ class Compiler implements ClosureCompiler {
       plainArity:
         !isAsync && !args.vararg && !args.kwarg && kwonly.length === 0 && positional.every((p) => !p.cell) ? positional.length : -1,
       emptySlots: unboundSlots(inner.slotCount),
+      slotsAreArguments: inner.slotCount === positional.length && positional.every((p, i) => p.slot === i && !p.cell) && kwonly.length === 0,
       cellSlots,
       body,
       isAsync,
