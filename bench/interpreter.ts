@@ -5,7 +5,8 @@
 //
 // What is timed, per engine:
 // - ours: the public `execute(source)` with the default budgets on: parse, compile, run, result
-//   conversion, everything a caller pays;
+//   conversion, everything a caller pays; a repeated script, so on the JavaScript tier;
+// - ours, closures only: the same with the JavaScript tier off (what a script's first run uses);
 // - CPython: `exec` of code compiled beforehand, in-process (bench/interpreter/cpython.py);
 // - Monty: `new Monty(source).run()` (its parse included, as ours);
 // - Pyodide: `runPython(source)` in a fresh globals dict (its compile included; the ~3 s load
@@ -15,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Monty } from "@pydantic/monty";
 import { loadPyodide } from "pyodide";
+import { setCodegen } from "../src/interpreter/compile.js";
 import { execute } from "../src/interpreter/execute.js";
 import { median, writeSection } from "./results.js";
 
@@ -40,8 +42,8 @@ const warmupMs = quick ? 250 : 600;
 const trivialBatches = quick ? 15 : 41;
 const trivialBatch = 200;
 
-type Engine = "ours" | "cpython" | "monty" | "pyodide";
-const ENGINES: Engine[] = ["ours", "cpython", "monty", "pyodide"];
+type Engine = "ours" | "closures" | "cpython" | "monty" | "pyodide";
+const ENGINES: Engine[] = ["ours", "closures", "cpython", "monty", "pyodide"];
 
 // ---------------------------------------------------------------- the in-process engines
 
@@ -50,10 +52,15 @@ const pyDict = pyodide.globals.get("dict") as () => { destroy(): void };
 
 /** Runs `source` once in `engine`; returns its RESULT as JSON (for the cross-check). */
 async function runOnce(engine: Exclude<Engine, "cpython">, source: string): Promise<string> {
-  if (engine === "ours") {
-    const r = await execute(source);
-    if (r.error) throw new Error(`ours failed: ${r.error.type}: ${r.error.message}`);
-    return JSON.stringify(r.result);
+  if (engine === "ours" || engine === "closures") {
+    if (engine === "closures") setCodegen("never");
+    try {
+      const r = await execute(source);
+      if (r.error) throw new Error(`${engine} failed: ${r.error.type}: ${r.error.message}`);
+      return JSON.stringify(r.result);
+    } finally {
+      setCodegen("auto");
+    }
   }
   if (engine === "monty") return JSON.stringify(new Monty(`${source}\nRESULT\n`).run());
   const globals = pyDict();
@@ -128,7 +135,7 @@ let version = "";
 
 // Rounds alternate the engines so that noise from other processes falls on all of them alike.
 for (let round = 0; round < rounds; round++) {
-  for (const engine of ["ours", "monty", "pyodide"] as const) {
+  for (const engine of ["ours", "closures", "monty", "pyodide"] as const) {
     const found: string[] = [];
     for (const [i, w] of WORKLOADS.entries()) {
       const t = await timeWorkload(engine, w.source);
@@ -155,24 +162,25 @@ for (let round = 0; round < rounds; round++) {
 const ms = (engine: Engine, i: number) => median(times.get(engine)![i]!);
 const fmt = (t: number) => (t >= 100 ? t.toFixed(0) : t >= 10 ? t.toFixed(1) : t.toFixed(2));
 const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
-const ratio = (peer: Engine) => geomean(WORKLOADS.map((_, i) => ms("ours", i) / ms(peer, i)));
+const ratio = (peer: Engine, engine: Engine = "ours") => geomean(WORKLOADS.map((_, i) => ms(engine, i) / ms(peer, i)));
 
 const mismatches: string[] = [];
 const rows = WORKLOADS.map((w, i) => {
   const expected = results.get("cpython")![i];
-  for (const engine of ["ours", "monty", "pyodide"] as const) {
+  for (const engine of ["ours", "closures", "monty", "pyodide"] as const) {
     if (results.get(engine)![i] !== expected) mismatches.push(`${w.file}: ${engine} gave ${results.get(engine)![i]}, CPython ${expected}`);
   }
   const o = ms("ours", i);
-  return `| ${w.name} | ${fmt(o)} | ${fmt(ms("cpython", i))} | ${fmt(ms("monty", i))} | ${fmt(ms("pyodide", i))} | ${(o / ms("cpython", i)).toFixed(2)} | ${(o / ms("monty", i)).toFixed(2)} |`;
+  return `| ${w.name} | ${fmt(o)} | ${fmt(ms("closures", i))} | ${fmt(ms("cpython", i))} | ${fmt(ms("monty", i))} | ${fmt(ms("pyodide", i))} | ${(o / ms("cpython", i)).toFixed(2)} | ${(o / ms("monty", i)).toFixed(2)} |`;
 });
 const vsCpython = ratio("cpython");
 const vsMonty = ratio("monty");
 const vsPyodide = ratio("pyodide");
-rows.push(`| **geometric mean of ours ÷ peer** | | | | | **${vsCpython.toFixed(2)}** | **${vsMonty.toFixed(2)}** |`);
+const closuresVsCpython = ratio("cpython", "closures");
+rows.push(`| **geometric mean of ours ÷ peer** | | (${closuresVsCpython.toFixed(2)} × CPython) | | | | **${vsCpython.toFixed(2)}** | **${vsMonty.toFixed(2)}** |`);
 const table = [
-  `| workload (ms, median) | ours | CPython ${version} | Monty | Pyodide | ours ÷ CPython | ours ÷ Monty |`,
-  "|---|---:|---:|---:|---:|---:|---:|",
+  `| workload (ms, median) | ours | ours, closures only | CPython ${version} | Monty | Pyodide | ours ÷ CPython | ours ÷ Monty |`,
+  "|---|---:|---:|---:|---:|---:|---:|---:|",
   ...rows,
 ].join("\n");
 
@@ -209,19 +217,24 @@ script skips parsing; "new script" runs a different text each time (a numbered c
 pays for parsing it. The workloads are repeated scripts, like CPython's precompiled code.
 The machine is shared and noisy: compare the ratios within this run, not absolute times.
 
-Before this work (commit 82f964d, measured with this same bench, \`--quick\`): ours ÷ CPython
-3.56, ours ÷ Monty 1.65, a trivial execution 19.0 µs (21.0 µs for a new script); fib(25) took
-62.7 ms, the JSON records 13.9 ms, the f-strings 103 ms. The commits of branch i7speed give
-each step with its own before/after figures.
+"Ours" runs each workload as a repeated script: from its third run on (its parse kept, its
+runs over 10,000 steps), its module and function bodies are compiled to JavaScript functions
+(src/interpreter/codegen.ts), shared by every later run, which V8 optimizes over the warm-up
+runs. "Ours, closures only" is the same \`execute\` with that tier off: the closure tree of
+compile.ts, what new and short scripts run on (a function of any run moves to the JavaScript
+tier at its 1000th call).
 
-Where the time goes now (\`node --cpu-prof\`): every statement, expression and call is a call of
-a JavaScript closure, and V8 cannot inline through the call sites that see many different
-closures: in a function, \`while i < n: i; i = i + 1\` costs some 60 ns an iteration (CPython:
-27 ns) and a call of \`def g(x): return x\` some 90 ns more (CPython: 27 ns). Garbage collection (10-40%
-of a workload: scavenges copy the strings and lists a loop is building) and the built-in
-methods and formatting make most of the rest. The 0.5× CPython target would need another
-execution model (JavaScript source generated per function, that V8 optimizes as a whole), not
-more shortcuts in this one.`;
+History: before issue 7's speed work (commit 82f964d, \`--quick\`) ours ÷ CPython was 3.56, a
+trivial execution 19.0 µs; with the closure tree tuned (commit 99e1cc0, full run) 1.66, and 0.71
+of Monty's time.
+
+Where the time goes now (\`node --cpu-prof\`, JavaScript tier): an iteration of the arithmetic
+loop costs some 15 ns (CPython: 85 ns); a Python call some 35-40 ns (CPython: 34 ns), most of it
+the frame and its slots, which every call allocates, and the budget's steps. The rest is the
+built-in operations themselves (splitting, dict methods, sorting, formatting) and garbage
+collection (10-20% of a workload). Reaching 0.5× CPython on every workload would take Python
+calls without a heap frame (locals in JavaScript variables, a frame made only when a traceback or
+a suspension needs one) and cheaper built-ins, not a faster dispatch.`;
 
 const mismatchText = mismatches.length ? `\n\nResults that differ from CPython's:\n${mismatches.map((m) => `- ${m}`).join("\n")}` : "";
 const body = `${table}\n\n${trivialTable}\n\nTargets:\n${targets}\n${notes}${mismatchText}`;

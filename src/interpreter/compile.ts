@@ -278,16 +278,25 @@ export function setCodegen(mode: "auto" | "always" | "never"): void {
 /** The call at which a function of a script's first run moves to the JS tier. */
 const TIER_UP_CALLS = 1000;
 
-/** How many times each module has started to run (ASTs are shared by repeated scripts). */
-const RUNS = new WeakMap<A.Module, number>();
+/**
+ * A script whose run took fewer steps than this stays on closures: compiling JavaScript, and V8's
+ * first runs of it before it optimizes the code, cost more than a short run can save.
+ */
+const HOT_STEPS = 10_000;
+
+/** The most steps a run of each module has taken (ASTs are shared by repeated scripts). */
+const STEPS = new WeakMap<A.Module, number>();
+
+/** Records how many steps a run of `module` took (execute calls this as a run ends). */
+export function noteRun(module: A.Module, steps: number): void {
+  if (steps > (STEPS.get(module) ?? 0)) STEPS.set(module, steps);
+}
 
 export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount: number } {
   const info = analyse(module);
-  const runs = (RUNS.get(module) ?? 0) + 1;
-  RUNS.set(module, runs);
-  // A script seen once runs on closures (compiling JavaScript costs more than a short run saves);
-  // from its second run on, its units are compiled, once, and shared by every later run.
-  const hot = codegenMode === "always" || (codegenMode === "auto" && runs >= 2);
+  // A script's first run is on closures. From its second run on, a script that did enough work
+  // has its units compiled, once, and shared by every later run.
+  const hot = codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
   const compiler = new Compiler(info, rt, hot);
   const root = info.scopes.get(module)!;
   const body = compiler.unitBody(module, module.body, root);

@@ -7,7 +7,7 @@ import { sourceLine } from "../../grammar/errors.js";
 import { toPlain, type Plain } from "./boundary.js";
 import { Budget, DEFAULT_LIMITS, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
-import { compileModule, Frame, Globals, unboundSlots } from "./compile.js";
+import { compileModule, Frame, Globals, noteRun, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { JSON_MODULE } from "./modules/json.js";
 import { MATH_MODULE } from "./modules/math.js";
@@ -221,6 +221,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
     clearTimeout(timer);
     if (onAbort) options.signal?.removeEventListener("abort", onAbort);
     rt.finish();
+    noteRun(module, meter.steps);
   }
 }
 

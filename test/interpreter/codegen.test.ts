@@ -228,6 +228,28 @@ RESULT = acc`;
     expect(log).toEqual(closures.calls);
   });
 
+  it("compiles a repeated script only when its runs do enough work", async () => {
+    setCodegen("auto");
+    const light = "total = 0\nfor i in range(50):\n    total += i\nRESULT = total # light";
+    const heavy = "total = 0\nfor i in range(20000):\n    total += i\nRESULT = total # heavy";
+    const units: number[] = [];
+    for (let run = 0; run < 4; run++) {
+      const before = compiledUnitCount();
+      expect((await execute(light)).result).toBe(1225);
+      units.push(compiledUnitCount() - before);
+    }
+    // A short script never pays for compiling, however often it runs.
+    expect(units).toEqual([0, 0, 0, 0]);
+    units.length = 0;
+    for (let run = 0; run < 4; run++) {
+      const before = compiledUnitCount();
+      expect((await execute(heavy)).result).toBe(199990000);
+      units.push(compiledUnitCount() - before);
+    }
+    // The parse is kept from the second run on; the run after that compiles, once.
+    expect(units).toEqual([0, 0, 1, 0]);
+  });
+
   it("gives the event loop turns during a long loop", async () => {
     setCodegen("always");
     let ticks = 0;
