@@ -82,3 +82,16 @@ export function normalizeResult(json: string): unknown {
 export function plainResult(result: unknown): unknown {
   return JSON.parse(JSON.stringify(result, (_k, v) => (typeof v === "bigint" ? Number(v) : v)) ?? "null");
 }
+
+/**
+ * The cases where `ours` disagrees with CPython's outcomes `theirs` (in the same order), each as
+ * "label: ours X, CPython Y"; empty when all agree. Outcomes compare as JSON.
+ */
+export function disagreements<C>(cases: readonly C[], theirs: readonly unknown[], ours: (c: C) => unknown, label: (c: C) => string): string[] {
+  const out: string[] = [];
+  cases.forEach((c, i) => {
+    const mine = ours(c);
+    if (JSON.stringify(mine) !== JSON.stringify(theirs[i])) out.push(`${label(c)}: ours ${JSON.stringify(mine)}, CPython ${JSON.stringify(theirs[i])}`);
+  });
+  return out;
+}

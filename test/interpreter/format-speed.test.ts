@@ -11,7 +11,7 @@ import { PyException } from "../../src/interpreter/errors.js";
 import { FormatSpec, formatValue } from "../../src/interpreter/format.js";
 import { floatRepr, repr, str } from "../../src/interpreter/repr.js";
 import { normInt, PyFloat, type Value } from "../../src/interpreter/values.js";
-import { cpython as runPrograms } from "./cpython.js";
+import { disagreements, cpython as runPrograms } from "./cpython.js";
 import { floatHex } from "./float-hex.js";
 import { testContext } from "./native-context.js";
 
@@ -77,16 +77,7 @@ function ours([value, spec]: Case): Outcome {
 
 /** The cases where ours differs from CPython (empty when all agree). */
 function differences(cases: Case[]): string[] {
-  const theirs = cpython(cases);
-  const out: string[] = [];
-  cases.forEach((c, i) => {
-    const mine = ours(c);
-    if (JSON.stringify(mine) !== JSON.stringify(theirs[i])) {
-      const what = c[1] === null ? `repr(${repr(c[0])})` : `format(${repr(c[0])}, ${JSON.stringify(c[1])})`;
-      out.push(`${what}: ours ${JSON.stringify(mine)}, CPython ${JSON.stringify(theirs[i])}`);
-    }
-  });
-  return out;
+  return disagreements(cases, cpython(cases), ours, (c) => (c[1] === null ? `repr(${repr(c[0])})` : `format(${repr(c[0])}, ${JSON.stringify(c[1])})`));
 }
 
 function cross(values: Value[], specs: (string | null)[]): Case[] {

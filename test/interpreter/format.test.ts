@@ -18,6 +18,7 @@ import {
   PyTuple,
   type Value,
 } from "../../src/interpreter/values.js";
+import { disagreements } from "./cpython.js";
 import { testContext } from "./native-context.js";
 
 // ------------------------------------------------------------------ values in JSON
@@ -104,15 +105,7 @@ function ours(c: Case): Outcome {
 
 /** Runs a table through both implementations; returns the differences (empty when all agree). */
 function differences(cases: Case[]): string[] {
-  const theirs = cpython(cases);
-  const out: string[] = [];
-  cases.forEach((c, i) => {
-    const mine = ours(c);
-    if (JSON.stringify(mine) !== JSON.stringify(theirs[i])) {
-      out.push(`${c.label}: ours ${JSON.stringify(mine)}, CPython ${JSON.stringify(theirs[i])}`);
-    }
-  });
-  return out;
+  return disagreements(cases, cpython(cases), ours, (c) => c.label);
 }
 
 const ctx = () => testContext({ max_steps: 100_000_000 });

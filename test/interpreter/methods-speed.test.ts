@@ -7,6 +7,7 @@ import { PyException } from "../../src/interpreter/errors.js";
 import { METHOD_TABLES } from "../../src/interpreter/methods/index.js";
 import type { Kwargs } from "../../src/interpreter/native.js";
 import { PyDict, PyList, PyTuple, type Value } from "../../src/interpreter/values.js";
+import { disagreements } from "./cpython.js";
 import { testContext } from "./native-context.js";
 
 /** A small seeded generator (mulberry32), so that a failure can be replayed. */
@@ -144,15 +145,7 @@ function runCpython(batch: Call[]): Outcome[] {
 }
 
 function differences(batch: Call[]): string[] {
-  const theirs = runCpython(batch);
-  const out: string[] = [];
-  batch.forEach((call, i) => {
-    const ours = runOurs(call);
-    if (JSON.stringify(ours) !== JSON.stringify(theirs[i])) {
-      out.push(`${JSON.stringify(call.self)}.${call.method}(${JSON.stringify(call.args.map(tag))}): ours ${JSON.stringify(ours)}, CPython ${JSON.stringify(theirs[i])}`);
-    }
-  });
-  return out;
+  return disagreements(batch, runCpython(batch), runOurs, (call) => `${JSON.stringify(call.self)}.${call.method}(${JSON.stringify(call.args.map(tag))})`);
 }
 
 describe("str method fast paths agree with CPython", () => {
