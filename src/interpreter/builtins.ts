@@ -166,7 +166,16 @@ function toFloat(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
 function toStr(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("str", kwargs);
   if (args.length > 1) throw pyError("TypeError", "str() with an encoding is not supported in the sandbox; use bytes.decode()");
-  return args.length ? strOf(args[0]!, (n) => ctx.budget.step(n >> 5)) : "";
+  if (args.length === 0) return "";
+  const x = args[0]!;
+  if (typeof x === "string") return x;
+  if (typeof x === "number") {
+    // What strOf charges for a scalar, without making its charging closure.
+    const s = String(x);
+    ctx.budget.step((s.length + 1) >> 5);
+    return s;
+  }
+  return strOf(x, (n) => ctx.budget.step(n >> 5));
 }
 
 function toList(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -515,7 +524,7 @@ function enumerate(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Va
     if (v === DONE) return DONE;
     ctx.budget.step(1);
     const t = new PyTuple([i, v]);
-    i = binary("+", i, 1, ctx.budget);
+    i = typeof i === "number" && i < Number.MAX_SAFE_INTEGER ? i + 1 : binary("+", i, 1, ctx.budget);
     return t;
   }, "enumerate");
 }
@@ -712,6 +721,9 @@ function divmod(ctx: NativeContext, args: Value[]): Value {
 
 function chr(_ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", `chr() takes exactly one argument (${args.length} given)`);
+  const code = args[0];
+  // An ASCII or BMP code point below the surrogates, the usual case.
+  if (typeof code === "number" && code >= 0 && code < 0xd800 && Number.isInteger(code)) return String.fromCharCode(code);
   const n = typeof args[0] === "bigint" ? Infinity : intArg("chr", args[0]!);
   if (n > 2 ** 31 - 1 || n < -(2 ** 31)) throw pyError("OverflowError", "Python int too large to convert to C int");
   if (n < 0 || n > 0x10ffff) throw pyError("ValueError", "chr() arg not in range(0x110000)");

@@ -277,7 +277,14 @@ export function inplaceError(e: unknown, op: BinaryOp): unknown {
 
 /** Python's `a op b`. `budget` pays for sizes of new strings, lists and big ints. */
 export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?: (t: string, args: Value) => string): Value {
-  // The common case first: two small ints.
+  // The common cases first: two small ints, and str concatenation (`text += piece`).
+  if (typeof a === "string") {
+    if (typeof b === "string" && op === "+") {
+      budget.checkSize(2 * (a.length + b.length));
+      return a + b;
+    }
+    return sequenceBinary(op, a, b, budget, format);
+  }
   if (typeof a === "number" && typeof b === "number") {
     switch (op) {
       case "+": {
@@ -837,12 +844,17 @@ function sliceItems(items: readonly Value[], s: SliceValue, budget: Budget): Val
 /** Python's `container[key]`. */
 export function getItem(container: Value, key: Value, budget: Budget): Value {
   if (container instanceof PyDict) {
-    const v = container.map.get(hashOf(key));
+    // A str not starting with NUL is its own HashKey (hashKey in values.ts).
+    const v = container.map.get(typeof key === "string" && key.charCodeAt(0) !== 0 ? key : hashOf(key));
     if (v === undefined) throw new PyException(pyError("KeyError").type, [key]);
     return v;
   }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
+    if (typeof key === "number") {
+      const i = key < 0 ? key + items.length : key;
+      if (i >= 0 && i < items.length) return items[i]!;
+    }
     if (key instanceof SliceValue) {
       const out = sliceItems(items, key, budget);
       // CPython has one empty tuple: `(1,)[1:] is ()`.
@@ -895,8 +907,14 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
 /** Python's `container[key] = value`. */
 export function setItem(container: Value, key: Value, value: Value, budget: Budget): void {
   if (container instanceof PyDict) {
-    const k = hashOf(key);
-    if (!container.map.has(k)) budget.alloc(storedSize(value) + 16);
+    const m = container.map;
+    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+      // Its own HashKey, with no original spelling to keep.
+      if (!m.has(key)) budget.alloc(storedSize(value) + 16);
+      m.set(key, value);
+      return;
+    }
+    if (!m.has(hashOf(key))) budget.alloc(storedSize(value) + 16);
     container.set(key, value);
     return;
   }

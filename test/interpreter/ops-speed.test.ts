@@ -1,0 +1,94 @@
+// Differential tests of the fast paths of the core operations: dict items under str keys
+// (getItem, setItem, dict literals), list and tuple indexing by int, str + str, str(int), chr(),
+// enumerate's counter. Random programs mix the fast cases with the ones beside them (NUL-prefixed
+// strs, 1 == 1.0 == True keys, negative and out-of-range indices, big ints, surrogates); all go to
+// ONE python3 process, and ours must print the same, errors included. Budget charges are pinned
+// to the figures of the build before the fast paths.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { execute } from "../../src/interpreter/execute.js";
+import { cpython } from "./cpython.js";
+
+const KEYS = [
+  `"a"`, `"b"`, `""`, `"\\x00a"`, `"\\x00\\x00"`, `"\\x00N"`, `"\\x00(1,2)"`, `"é"`, `"😀x"`, `"1"`,
+  `0`, `1`, `-1`, `2**60`, `True`, `False`, `1.0`, `2.5`, `None`, `(1, 2)`, `("a",)`, `[1]`,
+];
+const INDICES = [`0`, `1`, `-1`, `-6`, `5`, `6`, `True`, `False`, `2**70`, `-2**70`, `"0"`, `1.0`, `None`];
+const STR_ARGS = [`0`, `-7`, `123456789`, `2**53`, `-2**64`, `True`, `1.5`, `None`, `"x"`, `""`, `[1, "a"]`, `(1,)`];
+const CHR_ARGS = [`0`, `65`, `0xd7ff`, `0xd800`, `0xdfff`, `0xe000`, `0xffff`, `0x10000`, `0x10ffff`, `0x110000`, `-1`, `True`, `2**31`, `2**70`, `1.5`, `"a"`];
+const CONCAT_ARGS = [`"x"`, `""`, `"\\x00"`, `"😀"`, `1`, `None`, `["a"]`, `2.0`];
+const STARTS = [`0`, `-3`, `2**53 - 2`, `2**53`, `2**60`, `-2**53 - 1`];
+
+const pick = (xs: string[]) => fc.constantFrom(...xs);
+
+/** One statement, printing what it computed or the error it raised. */
+const STATEMENT = fc.oneof(
+  fc.tuple(pick(KEYS)).map(([k]) => `d[${k}] = d.get(${k}, 0) + 1`),
+  fc.tuple(pick(KEYS), pick(KEYS)).map(([k, v]) => `d[${k}] = ${v}`),
+  fc.tuple(pick(KEYS)).map(([k]) => `show(lambda: d[${k}])`),
+  fc.tuple(pick(KEYS)).map(([k]) => `show(lambda: ${k} in d)`),
+  fc.tuple(pick(KEYS), pick(KEYS)).map(([k, v]) => `show(lambda: {${k}: 1, "a": 2, ${v}: 3, "b": ${k}})`),
+  fc.tuple(pick(INDICES)).map(([i]) => `show(lambda: xs[${i}])`),
+  fc.tuple(pick(INDICES)).map(([i]) => `show(lambda: ts[${i}])`),
+  fc.tuple(pick(INDICES), pick(KEYS)).map(([i, v]) => `xs[${i}] = ${v}`),
+  fc.tuple(pick(STR_ARGS)).map(([x]) => `show(lambda: str(${x}))`),
+  fc.tuple(pick(CHR_ARGS)).map(([x]) => `show(lambda: chr(${x}))`),
+  fc.tuple(pick(CONCAT_ARGS)).map(([x]) => `s += ${x}`),
+  fc.tuple(pick(CONCAT_ARGS)).map(([x]) => `show(lambda: s + ${x})`),
+  fc.tuple(pick(STARTS)).map(([n]) => `show(lambda: list(enumerate("abc", ${n})))`),
+);
+
+const PRELUDE = `
+KINDS = ((KeyError, "KeyError"), (IndexError, "IndexError"), (TypeError, "TypeError"), (ValueError, "ValueError"), (OverflowError, "OverflowError"))
+def failed(e):
+    print([n for t, n in KINDS if isinstance(e, t)], e)
+def show(f):
+    try:
+        print(repr(f()))
+    except Exception as e:
+        failed(e)
+d = {}
+xs = [10, 20, 30, 40, 50]
+ts = ("p", "q", "r", "s", "t")
+s = ""
+`;
+
+/** Each statement in its own try, so that one error does not hide the rest. */
+function program(statements: string[]): string {
+  const body = statements.map((st) => `try:\n    ${st}\nexcept Exception as e:\n    failed(e)`).join("\n");
+  return `${PRELUDE}${body}\nprint(repr(list(d.items())), repr(xs), repr(s))\n`;
+}
+
+const PROGRAMS = fc.sample(fc.array(STATEMENT, { minLength: 5, maxLength: 25 }), { seed: 11, numRuns: 150 }).map(program);
+
+describe("the fast paths of the core operations agree with CPython", () => {
+  it("prints what CPython prints for 150 random programs", async () => {
+    const theirs = cpython(PROGRAMS);
+    const differences: string[] = [];
+    for (let i = 0; i < PROGRAMS.length; i++) {
+      const ours = await execute(PROGRAMS[i]!);
+      const expected = theirs[i]!;
+      const got = ours.error ? `${ours.error.type}: ${ours.error.message}` : ours.stdout;
+      const want = expected.error ? `${expected.error.type}: ${expected.error.message}` : expected.stdout;
+      if (got !== want) differences.push(`${PROGRAMS[i]}\n--- ours\n${got}\n--- CPython\n${want}`);
+    }
+    expect(differences.slice(0, 2)).toEqual([]);
+  });
+});
+
+/** Scripts through the fast paths, and [steps, memory_bytes] as charged before they existed. */
+const CHARGED: [string, [number, number]][] = [
+  [`counts = {}\nfor w in "a b c a b a".split() * 200:\n    counts[w] = counts.get(w, 0) + 1\nRESULT = sorted(counts.items())`, [3621, 9720]],
+  [`d = {}\nfor i in range(300):\n    d[str(i)] = "v" * (i % 7)\n    d[i] = i\n    d[(i, 1)] = None\nRESULT = len(d)`, [1461, 30594]],
+  [`parts = []\nfor i in range(500):\n    parts.append(str(i))\ntext = ""\nfor i in range(500):\n    text += chr(97 + i % 26)\nRESULT = [len(",".join(parts)), text[-5:]]`, [2657, 14828]],
+  [`ts = [(i % 10, -i) for i in range(400)]\nRESULT = sum(t[0] + t[1] + t[-1] for t in ts) + sum(i for i, _ in enumerate(ts, 5))`, [3205, 19200]],
+  [`rs = [{"id": i, "name": f"u{i}", "tags": ["a"] * (i % 3)} for i in range(300)]\nRESULT = sum(r["id"] for r in rs if r["tags"])`, [1894, 46400]],
+];
+
+describe("the fast paths charge the budget as before", () => {
+  it.each(CHARGED)("%j", async (source, [steps, memory]) => {
+    const r = await execute(source);
+    expect(r.error).toBeNull();
+    expect([r.stats.steps, r.stats.memory_bytes]).toEqual([steps, memory]);
+  });
+});
