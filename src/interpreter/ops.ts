@@ -843,18 +843,29 @@ function sliceItems(items: readonly Value[], s: SliceValue, budget: Budget): Val
 
 /** Python's `container[key]`. */
 export function getItem(container: Value, key: Value, budget: Budget): Value {
+  // Small enough for V8 to inline at its call sites: a str key of a dict, an index in range.
   if (container instanceof PyDict) {
-    // A str not starting with NUL is its own HashKey (hashKey in values.ts).
-    const v = container.map.get(typeof key === "string" && key.charCodeAt(0) !== 0 ? key : hashOf(key));
+    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+      // A str not starting with NUL is its own HashKey (hashKey in values.ts).
+      const v = container.map.get(key);
+      if (v !== undefined) return v;
+    }
+  } else if (typeof key === "number" && (container instanceof PyList || container instanceof PyTuple)) {
+    const items = container.items;
+    const i = key < 0 ? key + items.length : key;
+    if (i >= 0 && i < items.length) return items[i]!;
+  }
+  return getItemInGeneral(container, key, budget);
+}
+
+function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
+  if (container instanceof PyDict) {
+    const v = container.map.get(hashOf(key));
     if (v === undefined) throw new PyException(pyError("KeyError").type, [key]);
     return v;
   }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
-    if (typeof key === "number") {
-      const i = key < 0 ? key + items.length : key;
-      if (i >= 0 && i < items.length) return items[i]!;
-    }
     if (key instanceof SliceValue) {
       const out = sliceItems(items, key, budget);
       // CPython has one empty tuple: `(1,)[1:] is ()`.
@@ -906,15 +917,29 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
 
 /** Python's `container[key] = value`. */
 export function setItem(container: Value, key: Value, value: Value, budget: Budget): void {
+  // Small enough for V8 to inline at its call sites: a str key of a dict, an index in range.
   if (container instanceof PyDict) {
-    const m = container.map;
     if (typeof key === "string" && key.charCodeAt(0) !== 0) {
       // Its own HashKey, with no original spelling to keep.
+      const m = container.map;
       if (!m.has(key)) budget.alloc(storedSize(value) + 16);
       m.set(key, value);
       return;
     }
-    if (!m.has(hashOf(key))) budget.alloc(storedSize(value) + 16);
+  } else if (typeof key === "number" && container instanceof PyList) {
+    const items = container.items;
+    const i = key < 0 ? key + items.length : key;
+    if (i >= 0 && i < items.length) {
+      items[i] = value;
+      return;
+    }
+  }
+  setItemInGeneral(container, key, value, budget);
+}
+
+function setItemInGeneral(container: Value, key: Value, value: Value, budget: Budget): void {
+  if (container instanceof PyDict) {
+    if (!container.map.has(hashOf(key))) budget.alloc(storedSize(value) + 16);
     container.set(key, value);
     return;
   }
