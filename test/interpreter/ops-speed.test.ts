@@ -76,12 +76,47 @@ describe("the fast paths of the core operations agree with CPython", () => {
   });
 });
 
+const ELEMENTS = [`0`, `1`, `-1`, `7`, `2**60`, `"a"`, `"b"`, `"ab"`, `""`, `"é"`, `"😀"`, `"\ud7ff"`, `"\ue000"`, `"x" * 70`, `"x" * 69 + "y"`];
+const TUPLE = fc.array(pick(ELEMENTS), { minLength: 0, maxLength: 3 }).map((xs) => `(${xs.join(", ")}${xs.length === 1 ? "," : ""})`);
+/** A list of tuples where each position mostly holds one type (as rows do), sometimes another. */
+const ROWS = fc.oneof(
+  fc.array(fc.tuple(fc.integer({ min: -3, max: 3 }), pick([`"a"`, `"b"`, `"ab"`, `"😀"`, `"é"`])), { maxLength: 40 }).map((rows) => `[${rows.map(([n, t]) => `(${t}, ${n})`).join(", ")}]`),
+  fc.array(TUPLE, { maxLength: 12 }).map((rows) => `[${rows.join(", ")}]`),
+);
+const SORTS = fc.sample(fc.tuple(ROWS, fc.boolean()), { seed: 5, numRuns: 200 }).map(
+  ([rows, reverse]) => `rows = ${rows}
+show(lambda: sorted(rows, reverse=${reverse ? "True" : "False"}))
+rows.sort(key=lambda t: t)
+show(lambda: rows)`,
+);
+
+describe("sorting tuples of ints and strs agrees with CPython", () => {
+  it("sorts 200 random lists of tuples as CPython does, TypeErrors included", async () => {
+    const programs = SORTS.map((body) => `${PRELUDE}${body}
+`);
+    const theirs = cpython(programs);
+    const differences: string[] = [];
+    for (let i = 0; i < programs.length; i++) {
+      const ours = await execute(programs[i]!);
+      const want = theirs[i]!.error ? `${theirs[i]!.error!.type}: ${theirs[i]!.error!.message}` : theirs[i]!.stdout;
+      const got = ours.error ? `${ours.error.type}: ${ours.error.message}` : ours.stdout;
+      if (got !== want) differences.push(`${SORTS[i]}
+--- ours
+${got}
+--- CPython
+${want}`);
+    }
+    expect(differences.slice(0, 2)).toEqual([]);
+  });
+});
+
 /** Scripts through the fast paths, and [steps, memory_bytes] as charged before they existed. */
 const CHARGED: [string, [number, number]][] = [
   [`counts = {}\nfor w in "a b c a b a".split() * 200:\n    counts[w] = counts.get(w, 0) + 1\nRESULT = sorted(counts.items())`, [3621, 9720]],
   [`d = {}\nfor i in range(300):\n    d[str(i)] = "v" * (i % 7)\n    d[i] = i\n    d[(i, 1)] = None\nRESULT = len(d)`, [1461, 30594]],
   [`parts = []\nfor i in range(500):\n    parts.append(str(i))\ntext = ""\nfor i in range(500):\n    text += chr(97 + i % 26)\nRESULT = [len(",".join(parts)), text[-5:]]`, [2657, 14828]],
   [`ts = [(i % 10, -i) for i in range(400)]\nRESULT = sum(t[0] + t[1] + t[-1] for t in ts) + sum(i for i, _ in enumerate(ts, 5))`, [3205, 19200]],
+  [`rows = [(w * (i % 3 + 1), i % 5, str(i)) for i in range(300) for w in ("a", "b" * 70)]\nrows.sort(key=lambda r: r[:2])\nRESULT = [sorted(rows)[:3], sorted(rows, reverse=True)[:3]]`, [49041, 19232]],
   [`rs = [{"id": i, "name": f"u{i}", "tags": ["a"] * (i % 3)} for i in range(300)]\nRESULT = sum(r["id"] for r in rs if r["tags"])`, [1894, 46400]],
 ];
 
