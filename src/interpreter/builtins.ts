@@ -254,8 +254,11 @@ function toRange(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   noKwargs("range", kwargs);
   if (args.length === 0) throw pyError("TypeError", "range expected at least 1 argument, got 0");
   if (args.length > 3) throw pyError("TypeError", `range expected at most 3 arguments, got ${args.length}`);
-  const n = args.map((a) => intArg("range", a));
-  const [start, stop, step] = n.length === 1 ? [0, n[0]!, 1] : [n[0]!, n[1]!, n[2] ?? 1];
+  const first = intArg("range", args[0]!);
+  if (args.length === 1) return new PyRange(0, first, 1);
+  const start = first;
+  const stop = intArg("range", args[1]!);
+  const step = args.length === 3 ? intArg("range", args[2]!) : 1;
   if (step === 0) throw pyError("ValueError", "range() arg 3 must not be zero");
   return new PyRange(start, stop, step);
 }
@@ -321,6 +324,7 @@ function isInstance(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): 
   noKwargs("isinstance", kwargs);
   if (args.length !== 2) throw pyError("TypeError", `isinstance expected 2 arguments, got ${args.length}`);
   const [v, t] = args as [Value, Value];
+  if (t instanceof PyType) return t.test(v);
   const check = (c: Value): boolean => {
     if (c instanceof PyType) return c.test(v);
     if (c instanceof PyExcType) return v instanceof PyException && v.type.isSubclassOf(c);

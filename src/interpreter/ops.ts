@@ -745,8 +745,10 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
     budget.step(container.length >> 6);
     return container.includes(item);
   }
-  if (container instanceof PyDict) return container.map.has(hashOf(item));
-  if (container instanceof PySet) return container.map.has(hashOf(item));
+  if (container instanceof PyDict || container instanceof PySet) {
+    // A str not starting with NUL is its own HashKey (hashKey in values.ts).
+    return container.map.has(typeof item === "string" && item.charCodeAt(0) !== 0 ? item : hashOf(item));
+  }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
     for (let i = 0; i < items.length; i++) {

