@@ -166,7 +166,16 @@ function toFloat(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
 function toStr(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("str", kwargs);
   if (args.length > 1) throw pyError("TypeError", "str() with an encoding is not supported in the sandbox; use bytes.decode()");
-  return args.length ? strOf(args[0]!, (n) => ctx.budget.step(n >> 5)) : "";
+  if (args.length === 0) return "";
+  const x = args[0]!;
+  if (typeof x === "string") return x;
+  if (typeof x === "number") {
+    // What strOf charges for a scalar, without making its charging closure.
+    const s = String(x);
+    ctx.budget.step((s.length + 1) >> 5);
+    return s;
+  }
+  return strOf(x, (n) => ctx.budget.step(n >> 5));
 }
 
 function toList(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -245,8 +254,11 @@ function toRange(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   noKwargs("range", kwargs);
   if (args.length === 0) throw pyError("TypeError", "range expected at least 1 argument, got 0");
   if (args.length > 3) throw pyError("TypeError", `range expected at most 3 arguments, got ${args.length}`);
-  const n = args.map((a) => intArg("range", a));
-  const [start, stop, step] = n.length === 1 ? [0, n[0]!, 1] : [n[0]!, n[1]!, n[2] ?? 1];
+  const first = intArg("range", args[0]!);
+  if (args.length === 1) return new PyRange(0, first, 1);
+  const start = first;
+  const stop = intArg("range", args[1]!);
+  const step = args.length === 3 ? intArg("range", args[2]!) : 1;
   if (step === 0) throw pyError("ValueError", "range() arg 3 must not be zero");
   return new PyRange(start, stop, step);
 }
@@ -312,6 +324,7 @@ function isInstance(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): 
   noKwargs("isinstance", kwargs);
   if (args.length !== 2) throw pyError("TypeError", `isinstance expected 2 arguments, got ${args.length}`);
   const [v, t] = args as [Value, Value];
+  if (t instanceof PyType) return t.test(v);
   const check = (c: Value): boolean => {
     if (c instanceof PyType) return c.test(v);
     if (c instanceof PyExcType) return v instanceof PyException && v.type.isSubclassOf(c);
@@ -515,7 +528,7 @@ function enumerate(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Va
     if (v === DONE) return DONE;
     ctx.budget.step(1);
     const t = new PyTuple([i, v]);
-    i = binary("+", i, 1, ctx.budget);
+    i = typeof i === "number" && i < Number.MAX_SAFE_INTEGER ? i + 1 : binary("+", i, 1, ctx.budget);
     return t;
   }, "enumerate");
 }
@@ -712,6 +725,9 @@ function divmod(ctx: NativeContext, args: Value[]): Value {
 
 function chr(_ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", `chr() takes exactly one argument (${args.length} given)`);
+  const code = args[0];
+  // An ASCII or BMP code point below the surrogates, the usual case.
+  if (typeof code === "number" && code >= 0 && code < 0xd800 && Number.isInteger(code)) return String.fromCharCode(code);
   const n = typeof args[0] === "bigint" ? Infinity : intArg("chr", args[0]!);
   if (n > 2 ** 31 - 1 || n < -(2 ** 31)) throw pyError("OverflowError", "Python int too large to convert to C int");
   if (n < 0 || n > 0x10ffff) throw pyError("ValueError", "chr() arg not in range(0x110000)");

@@ -277,7 +277,14 @@ export function inplaceError(e: unknown, op: BinaryOp): unknown {
 
 /** Python's `a op b`. `budget` pays for sizes of new strings, lists and big ints. */
 export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?: (t: string, args: Value) => string): Value {
-  // The common case first: two small ints.
+  // The common cases first: two small ints, and str concatenation (`text += piece`).
+  if (typeof a === "string") {
+    if (typeof b === "string" && op === "+") {
+      budget.checkSize(2 * (a.length + b.length));
+      return a + b;
+    }
+    return sequenceBinary(op, a, b, budget, format);
+  }
   if (typeof a === "number" && typeof b === "number") {
     switch (op) {
       case "+": {
@@ -738,8 +745,10 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
     budget.step(container.length >> 6);
     return container.includes(item);
   }
-  if (container instanceof PyDict) return container.map.has(hashOf(item));
-  if (container instanceof PySet) return container.map.has(hashOf(item));
+  if (container instanceof PyDict || container instanceof PySet) {
+    // A str not starting with NUL is its own HashKey (hashKey in values.ts).
+    return container.map.has(typeof item === "string" && item.charCodeAt(0) !== 0 ? item : hashOf(item));
+  }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
     for (let i = 0; i < items.length; i++) {
@@ -836,6 +845,22 @@ function sliceItems(items: readonly Value[], s: SliceValue, budget: Budget): Val
 
 /** Python's `container[key]`. */
 export function getItem(container: Value, key: Value, budget: Budget): Value {
+  // Small enough for V8 to inline at its call sites: a str key of a dict, an index in range.
+  if (container instanceof PyDict) {
+    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+      // A str not starting with NUL is its own HashKey (hashKey in values.ts).
+      const v = container.map.get(key);
+      if (v !== undefined) return v;
+    }
+  } else if (typeof key === "number" && (container instanceof PyList || container instanceof PyTuple)) {
+    const items = container.items;
+    const i = key < 0 ? key + items.length : key;
+    if (i >= 0 && i < items.length) return items[i]!;
+  }
+  return getItemInGeneral(container, key, budget);
+}
+
+function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
   if (container instanceof PyDict) {
     const v = container.map.get(hashOf(key));
     if (v === undefined) throw new PyException(pyError("KeyError").type, [key]);
@@ -894,9 +919,29 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
 
 /** Python's `container[key] = value`. */
 export function setItem(container: Value, key: Value, value: Value, budget: Budget): void {
+  // Small enough for V8 to inline at its call sites: a str key of a dict, an index in range.
   if (container instanceof PyDict) {
-    const k = hashOf(key);
-    if (!container.map.has(k)) budget.alloc(storedSize(value) + 16);
+    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+      // Its own HashKey, with no original spelling to keep.
+      const m = container.map;
+      if (!m.has(key)) budget.alloc(storedSize(value) + 16);
+      m.set(key, value);
+      return;
+    }
+  } else if (typeof key === "number" && container instanceof PyList) {
+    const items = container.items;
+    const i = key < 0 ? key + items.length : key;
+    if (i >= 0 && i < items.length) {
+      items[i] = value;
+      return;
+    }
+  }
+  setItemInGeneral(container, key, value, budget);
+}
+
+function setItemInGeneral(container: Value, key: Value, value: Value, budget: Budget): void {
+  if (container instanceof PyDict) {
+    if (!container.map.has(hashOf(key))) budget.alloc(storedSize(value) + 16);
     container.set(key, value);
     return;
   }

@@ -144,6 +144,11 @@ export class PyDict {
 
   /** Sets `key`; an existing equal key keeps its original spelling, as in Python. */
   set(key: Value, value: Value): void {
+    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+      // Its own HashKey, with no original spelling to keep (the usual key of a tool result).
+      this.map.set(key, value);
+      return;
+    }
     const k = hashKey(key);
     if (k !== key && !this.map.has(k)) (this.originals ??= new Map()).set(k, key);
     this.map.set(k, value);

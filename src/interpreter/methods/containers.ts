@@ -90,7 +90,8 @@ function countingOrder(keys: number[], origin: number, sign: number, span: numbe
 
 /**
  * `keys[a] < keys[b]` for the sort, charging the budget as `compare` does: specialized when all
- * keys are strs without surrogates, or tuples of ints, the common keys with a step cost.
+ * keys are strs without surrogates, tuples of ints, or tuples of ints and such strs, the common
+ * keys with a step cost.
  */
 export function lessThan(ctx: NativeContext, keys: Value[]): (a: number, b: number) => boolean {
   const budget = ctx.budget;
@@ -117,11 +118,39 @@ export function lessThan(ctx: NativeContext, keys: Value[]): (a: number, b: numb
       return x.length < y.length;
     };
   }
+  if (keys.every(isPlainTuple)) {
+    const tuples = keys.map((k) => (k as PyTuple).items as (number | string)[]);
+    // compareSequences, as above; at the first pair that differs, ints and strs compare here as
+    // `compare` would (strs charge a step per 64 characters), and an int beside a str goes to
+    // `compare` for its TypeError.
+    return (a, b) => {
+      const x = tuples[a]!;
+      const y = tuples[b]!;
+      const m = Math.min(x.length, y.length);
+      for (let i = 0; i < m; i++) {
+        budget.step(1);
+        const p = x[i]!;
+        const q = y[i]!;
+        if (p === q) continue;
+        if (typeof p === "string" && typeof q === "string") budget.step(Math.min(p.length, q.length) >> 6);
+        else if (typeof p !== typeof q) return compare("<", p, q, budget);
+        return p < q;
+      }
+      return x.length < y.length;
+    };
+  }
   return (a, b) => {
     const x = keys[a]!;
     const y = keys[b]!;
     return typeof x === "number" && typeof y === "number" ? x < y : compare("<", x, y, budget);
   };
+}
+
+/** A tuple of ints (numbers) and strs without surrogates: the rows of `sorted(d.items())`. */
+function isPlainTuple(k: Value): boolean {
+  if (!(k instanceof PyTuple)) return false;
+  for (const e of k.items) if (typeof e !== "number" && (typeof e !== "string" || SURROGATE.test(e))) return false;
+  return true;
 }
 
 const SURROGATE = /[\ud800-\udfff]/;
