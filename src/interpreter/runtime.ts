@@ -159,8 +159,11 @@ export class Runtime implements NativeContext {
   // ---------------------------------------------------------------- values
 
   binary(op: BinaryOp, a: Value, b: Value): Value {
-    return binary(op, a, b, this.budget, (template, args) => percentFormat(this, template, args));
+    return binary(op, a, b, this.budget, this.percent);
   }
+
+  /** `template % args`, for binary() (made once, not per operation). */
+  private readonly percent = (template: string, args: Value): string => percentFormat(this, template, args);
 
   /** What repr(), str() and ascii() charge for the text they build (made once, not per call). */
   private readonly chargeText = (n: number): void => this.budget.step(n >> 5);

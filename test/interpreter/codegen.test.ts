@@ -2,13 +2,15 @@
 // with tool calls that really suspend (they settle on a later turn of the event loop), must give
 // the same result, output, error, tool calls and step count in both.
 import { afterAll, describe, expect, it } from "vitest";
-import { compiledUnitCount } from "../../src/interpreter/codegen.js";
+import { compiledUnitCount, rejectedUnitCount } from "../../src/interpreter/codegen.js";
 import { setCodegen } from "../../src/interpreter/compile.js";
 import { execute, type Hosts, type SandboxResult } from "../../src/interpreter/execute.js";
 import { setYieldAlways } from "../../src/interpreter/runtime.js";
 import { programs } from "./generate.js";
 
 afterAll(() => {
+  // Every unit these tests compiled was valid JavaScript.
+  expect(rejectedUnitCount()).toBe(0);
   setCodegen(process.env.PY_CODEGEN === "always" ? "always" : "auto");
   setYieldAlways(false);
 });
