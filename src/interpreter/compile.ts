@@ -289,7 +289,8 @@ const STEPS = new WeakMap<A.Module, number>();
 
 /** Records how many steps a run of `module` took (execute calls this as a run ends). */
 export function noteRun(module: A.Module, steps: number): void {
-  if (steps > (STEPS.get(module) ?? 0)) STEPS.set(module, steps);
+  // Only runs that make a script hot are kept: most scripts are short, and run once.
+  if (steps >= HOT_STEPS && steps > (STEPS.get(module) ?? 0)) STEPS.set(module, steps);
 }
 
 export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount: number } {
