@@ -5,6 +5,10 @@
 // wait (a tool call, a time slice given back to the event loop, a very deep Python recursion), the
 // innermost closure returns a Pending, and every closure above it returns a Pending that continues
 // its own remaining work once the inner one settles. Nothing is paid for this while nothing waits.
+//
+// This is the first tier. A hot module or function body goes to the second, codegen.ts (its own
+// JavaScript function), through unitBody and functionBody; whatever that tier does not translate
+// it compiles here, as closures over the same frame.
 import type * as A from "../../grammar/ast.js";
 import { ELLIPSIS } from "../../grammar/ast.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
