@@ -522,7 +522,9 @@ function radix(name: string, prefix: string, base: number): NativeFn {
 function enumerate(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   const [iterable, start] = bind("enumerate", { names: ["iterable", "start"], required: 1 }, args, kwargs);
   const next = iterate(iterable!);
-  let i: Value = start === undefined ? 0 : start;
+  // The count is an int: a bool start counts from 0 or 1, anything else is refused, as CPython does.
+  let i: Value = start === undefined ? 0 : typeof start === "boolean" ? Number(start) : start;
+  if (typeof i !== "number" && typeof i !== "bigint") throw pyError("TypeError", `'${typeName(i)}' object cannot be interpreted as an integer`);
   return iterator(() => {
     const v = next();
     if (v === DONE) return DONE;

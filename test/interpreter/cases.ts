@@ -88,6 +88,7 @@ export const CASES: Record<string, string[]> = {
     "print(1 < 2 < 3, 1 < 3 < 2, 1 == 1 != 2, 'a' < 'b' <= 'b')",
     "i = 0\nwhile True:\n    i += 1\n    if i > 3: break\nprint(i)",
     "for i, (a, b) in enumerate([(1, 2), (3, 4)], start=1):\n    print(i, a, b)",
+    "print(list(enumerate('ab', True)), list(enumerate('ab', 2**70)), list(enumerate('a', -5)))\ntry:\n    enumerate('a', 1.5)\nexcept TypeError as e:\n    print(e)",
     "print(list(zip('abc', [1, 2, 3], (True, False, None))), list(zip([1], [])))",
     "if (n := 10) > 5:\n    print('n is', n)",
     "print(all([]), any([]), all([1, 0]), any([0, 2]), list(filter(None, [0, 1, 2])), list(map(lambda x: x * 2, [1, 2])))",
