@@ -7,16 +7,17 @@
 // JavaScript over the frame's slots, with the common int paths written inline.
 //
 // Suspension (a tool call, a time slice given back, deep recursion) stays possible anywhere a call
-// is made. Every expression's value goes into a temporary; every step that has an effect runs
-// under `if (pc === 0)`. A step that may suspend has a label: when its value is Pending, the
-// function saves all its temporaries and returns a Pending that calls it again with `pc` set to
-// the label. Re-entered, it skips every guarded step, re-takes the same branches (the tests of
-// ifs and loops only read restored temporaries), and carries on from the label with the settled
-// value (or throws the settled error there, inside the right `try`).
+// is made, and at every loop head. Every expression's value goes into a temporary; every step
+// that has an effect runs under `if (pc === 0)`. A step that may suspend has a label: when its
+// value is Pending, the function saves the temporaries live there and returns a Pending that
+// calls it again with `pc` set to the label. Re-entered, it skips every guarded step, re-takes
+// the same branches (the tests of ifs and loops only read restored temporaries; a loop is entered
+// only when the label is inside it), and carries on from the label with the settled value (or
+// throws the settled error there, inside the right `try`).
 //
-// What this tier does not translate (a `try`, a `with`-like construct, a lambda, keyword
+// What this tier does not translate (`try`, `raise`, `def`, `import`, `await`, keyword
 // unpacking, ...) it hands to the closure compiler: the closure runs on the same frame and is
-// just one more step that may suspend. Units are compiled once per AST and shared by every
+// just one more step that may suspend. Units are compiled once per AST node and shared by every
 // execution of the script; what belongs to one execution (the delegated closures, the global
 // cells, the runtime) comes in through a Unit.
 import type * as A from "../../grammar/ast.js";
@@ -66,7 +67,6 @@ interface Plan {
   gen: GenFn;
   delegates: Delegate[];
   globals: string[];
-  source: string;
 }
 
 /** One execution's view of a compiled unit. */
@@ -254,7 +254,7 @@ class Generator {
       unitsRejected++;
       return null;
     }
-    return { gen: factory(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals, source: text };
+    return { gen: factory(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals };
   }
 
   // ---------------------------------------------------------------- emitting
