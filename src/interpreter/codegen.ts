@@ -941,7 +941,17 @@ class Generator {
       const kws = e.keywords.map((k) => this.expr(k.value, scope));
       if (kws.length === 0) {
         const site = this.constant(new MethodSite(e.func.attr));
-        this.suspendable(t, `${site}.call(rt, ${self}, [${args.join(", ")}], f)`, where);
+        if (e.func.attr === "get" && (args.length === 1 || args.length === 2)) {
+          // d.get(key[, default]) under a str key reads the map itself (a str is its own hash
+          // key unless it starts with NUL), as dict.get does, charging nothing either.
+          const d = this.held(self);
+          const k = this.held(args[0]!);
+          const fallback = args[1] ?? "null";
+          const call = `${t} = ${site}.call(rt, ${d}, [${[k, ...args.slice(1)].join(", ")}], f);`;
+          this.suspendableSteps(t, `${where} if (${d} instanceof PyDict && typeof ${k} === "string" && ${k}.charCodeAt(0) !== 0) { ${t} = ${d}.map.get(${k}); if (${t} === undefined) ${t} = ${fallback}; } else ${call}`);
+        } else {
+          this.suspendableSteps(t, `${where} ${t} = ${site}.call(rt, ${self}, [${args.join(", ")}], f);`);
+        }
       } else {
         this.suspendable(t, `rt.callMethod(${self}, ${JSON.stringify(e.func.attr)}, [${args.join(", ")}], ${kwargs(kws)}, f)`, where);
       }

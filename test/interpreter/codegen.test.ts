@@ -166,6 +166,18 @@ c = -(b // 3) % 11
 d = 7.5 // 2 - 3 * 0.5
 e = [x * -1 for x in (0, 3)]
 RESULT = [b, c, d, e, 9007199254740991 + 2, -7 // 2, 7 % -3, -0 * 5]`,
+  "dict.get under str, NUL-led, int and tuple keys, and on what is not a dict": `
+d = {"a": 1, "\\x00b": 2, 3: 4, (1, 2): 5}
+r = [d.get("a"), d.get("zz"), d.get("zz", srv.double(4)), d.get("\\x00b"), d.get(3), d.get((1, 2), 0)]
+try:
+    d.get([1])
+except TypeError as e:
+    r.append(str(e))
+try:
+    "s".get("x")
+except AttributeError as e:
+    r.append(str(e))
+RESULT = r`,
   "augmented assignment to subscripts and lists": `
 d = {"a": 1}
 d["a"] += srv.double(2)
@@ -189,6 +201,11 @@ describe("the JavaScript tier matches the closure tier", () => {
     expect(r.error).toBeNull();
     expect(r.result).toEqual([4, 6, 8, "   10|12", { k: 14, "16": [18] }]);
     expect(r.calls).toEqual(["double 2", "double 3", "double 4", "double 5", "double 6", "double 7", "double 8", "double 9"]);
+  });
+
+  it("reads dict.get's shortcut as CPython's dict.get", async () => {
+    const r = await bothTiers(SCRIPTS["dict.get under str, NUL-led, int and tuple keys, and on what is not a dict"]!);
+    expect(r.result).toEqual([1, null, 8, 2, 4, 5, "unhashable type: 'list'", "'str' object has no attribute 'get'"]);
   });
 
   it("evaluates operands left to right around a suspension", async () => {
