@@ -949,6 +949,10 @@ class Generator {
           const fallback = args[1] ?? "null";
           const call = `${t} = ${site}.call(rt, ${d}, [${[k, ...args.slice(1)].join(", ")}], f);`;
           this.suspendableSteps(t, `${where} if (${d} instanceof PyDict && typeof ${k} === "string" && ${k}.charCodeAt(0) !== 0) { ${t} = ${d}.map.get(${k}); if (${t} === undefined) ${t} = ${fallback}; } else ${call}`);
+        } else if (e.func.attr === "append" && args.length === 1) {
+          // xs.append(x) on a list: what list.append does (and charges), without the call.
+          const xs = this.held(self);
+          this.suspendableSteps(t, `${where} if (${xs} instanceof PyList) { rt.budget.alloc(8 + storedSize(${args[0]})); ${xs}.items.push(${args[0]}); ${t} = null; } else ${t} = ${site}.call(rt, ${xs}, [${args[0]}], f);`);
         } else {
           this.suspendableSteps(t, `${where} ${t} = ${site}.call(rt, ${self}, [${args.join(", ")}], f);`);
         }

@@ -178,6 +178,22 @@ try:
 except AttributeError as e:
     r.append(str(e))
 RESULT = r`,
+  "list.append, and append on what is not a list": `
+xs = []
+for i in range(3):
+    xs.append([i] * i)
+xs.append(srv.double(5))
+ys = xs
+ys.append(xs)
+try:
+    (1, 2).append(3)
+except AttributeError as e:
+    xs.append(str(e))
+try:
+    xs.append()
+except TypeError as e:
+    xs.append(str(e))
+RESULT = [len(xs), xs[:4], xs[5:], xs[4] is xs]`,
   "augmented assignment to subscripts and lists": `
 d = {"a": 1}
 d["a"] += srv.double(2)
