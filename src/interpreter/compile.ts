@@ -271,7 +271,7 @@ export const ELLIPSIS_VALUE = new EllipsisValue();
 
 // ------------------------------------------------------------------ the compiler
 
-/** When code units are compiled to JavaScript (codegen.ts): "auto" for a script run before. */
+/** When code units are compiled to JavaScript (codegen.ts): "auto" for a hot repeated script. */
 let codegenMode: "auto" | "always" | "never" = process.env.PY_CODEGEN === "always" ? "always" : process.env.PY_CODEGEN === "never" ? "never" : "auto";
 
 /** Sets when code units go to the JavaScript tier (tests run both tiers). */
@@ -299,8 +299,8 @@ export function noteRun(module: A.Module, steps: number): void {
 
 export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount: number } {
   const info = analyse(module);
-  // A script's first run is on closures. From its second run on, a script that did enough work
-  // has its units compiled, once, and shared by every later run.
+  // A script's first run is on closures. Once its parse is kept (from its second run) and a run
+  // of it did enough work, its units are compiled, once, and shared by every later run.
   const hot = codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
   const compiler = new Compiler(info, rt, hot);
   const root = info.scopes.get(module)!;
@@ -856,13 +856,13 @@ class Compiler implements ClosureCompiler {
         if (a.variable.isCell) {
           return (f) => {
             const v = (f.slots[slot] as Cell).v;
-            if (v === UNBOUND) throw unbound(id, scope);
+            if (v === UNBOUND) throw unboundLocal(id);
             return v;
           };
         }
         return (f) => {
           const v = f.slots[slot];
-          if (v === UNBOUND) throw unbound(id, scope);
+          if (v === UNBOUND) throw unboundLocal(id);
           return v as Value;
         };
       }
@@ -1926,11 +1926,6 @@ function identical(a: Value, b: Value): boolean {
   if (a === b) return true;
   // Small ints and floats are values here; `is` on equal numbers is True as for CPython's cached ones.
   return false;
-}
-
-function unbound(id: string, scope: Scope): PyException {
-  void scope;
-  return unboundLocal(id);
 }
 
 export function unboundLocal(id: string): PyException {

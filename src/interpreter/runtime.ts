@@ -311,22 +311,11 @@ export class Runtime implements NativeContext {
       throw pyError("RecursionError", "maximum recursion depth exceeded");
     }
     const frame = new FrameClass(slots, fn.closure, fn.globals, fn.code.name, depth);
-    const code = fn.code;
-    if (code.cellSlots.length !== 0) return this.enter(fn, frame, caller);
-    // enter() and run() inline, for the commonest call: nothing to capture, nothing to wait for.
+    if (fn.code.cellSlots.length !== 0) return this.enter(fn, frame, caller);
+    // enter() inline, for the commonest call: nothing to capture, nothing to wait for.
     this.tick();
     if (this.jsDepth >= STACK_SLICE || this.yieldDue || yieldAlways) return this.resume(fn, frame, caller);
-    this.jsDepth++;
-    let r;
-    try {
-      r = code.body(frame);
-    } catch (e) {
-      this.jsDepth--;
-      throw this.traced(e, frame, caller);
-    }
-    this.jsDepth--;
-    if (r instanceof Pending) return this.settled(r, frame, caller);
-    return r === RETURN ? frame.ret : null;
+    return this.run(fn, frame, caller);
   }
 
   /** Runs a call whose frame holds its arguments: fresh cells, one step, then the body. */
@@ -355,10 +344,10 @@ export class Runtime implements NativeContext {
     try {
       r = fn.code.body(frame);
     } catch (e) {
-      throw this.traced(e, frame, caller);
-    } finally {
       this.jsDepth--;
+      throw this.traced(e, frame, caller);
     }
+    this.jsDepth--;
     if (r instanceof Pending) return this.settled(r, frame, caller);
     return r === RETURN ? frame.ret : null;
   }
