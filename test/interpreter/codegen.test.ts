@@ -40,6 +40,8 @@ interface Outcome {
   stdout: string;
   error: string | null;
   steps: number;
+  /** The memory charged: the tier's shortcuts (dict items, append, displays) charge as the methods do. */
+  memory: number;
   calls: string[];
 }
 
@@ -52,6 +54,7 @@ async function run(source: string, tier: "never" | "always", limits?: Record<str
     stdout: r.stdout,
     error: r.error ? `${r.error.type}: ${r.error.message} (line ${r.error.line})` : null,
     steps: r.stats.steps,
+    memory: r.stats.memory_bytes,
     calls: log,
   };
 }
