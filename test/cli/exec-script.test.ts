@@ -1,21 +1,14 @@
 // code-mode-exec with script arguments, --env, a workspace, and tensors from a real MCP server
 // (run as real processes from the build in dist/; npm test builds first).
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { hasTensorFixtures, TENSOR_FIXTURES as FIXTURES } from "../tensor/fixtures.js";
+import { hasTensorFixtures, TENSOR_FIXTURES as FIXTURES, TENSOR_SERVER, wireOf } from "../tensor/fixtures.js";
+import { run } from "./run-exec.js";
 
-const BIN = fileURLToPath(new URL("../../dist/src/cli/exec.js", import.meta.url));
-const TENSOR_SERVER = fileURLToPath(new URL("../../dist/test/fixtures/tensor-server.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cme-script-"));
 
-function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: "utf8", timeout: 30_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: r.stdout.trim() ? JSON.parse(r.stdout) : null };
-}
 
 describe("code-mode-exec with arguments, env and a workspace", () => {
   it("passes the arguments after -- as sys.argv and --env pairs as env", () => {
@@ -84,7 +77,7 @@ describe("code-mode-exec with arguments, env and a workspace", () => {
     );
     const r = run([script, "--config", config, "--workspace", ws, "--", "float32_1x28x28_mnist"]);
     expect(r.json.error).toBeNull();
-    expect(r.json.result.tensor).toBe(readFileSync(join(FIXTURES, "float32_1x28x28_mnist.wire.txt"), "utf8"));
+    expect(r.json.result.tensor).toBe(wireOf("float32_1x28x28_mnist"));
     expect(typeof r.json.result.first_row).toBe("string");
     const stats = JSON.parse(readFileSync(join(ws, "stats.json"), "utf8"));
     expect(stats.shape).toEqual([1, 28, 28]);

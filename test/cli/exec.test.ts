@@ -1,18 +1,13 @@
 // code-mode-exec, run as a real process from the build in dist/ (npm test builds first).
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { run } from "./run-exec.js";
 
-const BIN = fileURLToPath(new URL("../../dist/src/cli/exec.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cme-"));
 
-function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: "utf8", timeout: 30_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: r.stdout.trim() ? JSON.parse(r.stdout) : null };
-}
 
 describe("code-mode-exec", () => {
   it("runs a script file and prints one SandboxResult with exit code 0", () => {

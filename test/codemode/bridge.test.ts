@@ -4,12 +4,10 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildHosts } from "../../src/codemode/bridge.js";
-import { defaultCodecs } from "../../src/codemode/media.js";
-import { DEFAULT_LIMITS, type Limits } from "../../src/interpreter/budget.js";
-import { execute } from "../../src/interpreter/execute.js";
+import type { Limits } from "../../src/interpreter/budget.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 import { UpstreamManager } from "../../src/upstream/manager.js";
+import { runBridged } from "./run-bridged.js";
 
 const EDGE = fileURLToPath(new URL("../../dist/test/fixtures/edge-server.js", import.meta.url));
 
@@ -33,13 +31,7 @@ describe("the bridge", () => {
 
   afterAll(() => manager.closeAll());
 
-  function run(source: string, limits: Partial<Limits> = {}) {
-    const full = { ...DEFAULT_LIMITS, ...limits };
-    return execute(source, {
-      limits,
-      hosts: buildHosts({ connections: manager.list(), visible: () => true, authorize: () => null, limits: full, codecs: defaultCodecs() }),
-    });
-  }
+  const run = (source: string, limits: Partial<Limits> = {}) => runBridged(manager, source, limits);
 
   it("follows tools/list pages and keeps the server's instructions", () => {
     const c = manager.get("edge")!;
@@ -134,8 +126,7 @@ describe("an HTTP upstream that goes away", () => {
     const manager = new UpstreamManager({ connectTimeoutMs: 5000, backoffMs: { initial: 100, max: 300 } });
     manager.add(parseClientConfig({ name: "web", connection_type: "http", connection_string: `http://127.0.0.1:${first.port}/mcp`, tools_to_execute: ["*"] }));
     await manager.settled(10_000);
-    const run = (source: string) =>
-      execute(source, { hosts: buildHosts({ connections: manager.list(), visible: () => true, authorize: () => null, limits: DEFAULT_LIMITS, codecs: defaultCodecs() }) });
+    const run = (source: string) => runBridged(manager, source);
     try {
       expect((await run("RESULT = web.echo(text='up')")).result).toBe("up");
       first.child.kill("SIGKILL");

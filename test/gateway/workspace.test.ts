@@ -3,14 +3,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseGatewayConfig } from "../../src/gateway/config-file.js";
 import { DEFAULT_SETTINGS, Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
-import { parseClientConfig } from "../../src/upstream/config.js";
-import { hasTensorFixtures, TENSOR_FIXTURES as FIXTURES } from "../tensor/fixtures.js";
-
-const SERVER = fileURLToPath(new URL("../../dist/test/fixtures/tensor-server.js", import.meta.url));
+import { hasTensorFixtures, tensorClient, wireOf } from "../tensor/fixtures.js";
 
 describe("workspace_root in config.json", () => {
   it("is off by default", () => {
@@ -40,15 +36,7 @@ describe("executeToolScript", () => {
 
   beforeAll(async () => {
     for (const g of [gateway, plain]) {
-      g.addClient(
-        parseClientConfig({
-          name: "tensors",
-          connection_type: "stdio",
-          stdio_config: { command: process.execPath, args: [SERVER, FIXTURES] },
-          tools_to_execute: ["*"],
-          is_code_mode_client: true,
-        }),
-      );
+      g.addClient(tensorClient());
       await g.manager.settled(20_000);
     }
     mkdirSync(join(root, "jobs"));
@@ -74,7 +62,7 @@ describe("executeToolScript", () => {
     gateway.on("execution", (e) => events.push(e));
     const out = await gateway.callTool("executeToolScript", { path: "jobs/stats.py", args: ["int32_4"] }, UNRESTRICTED);
     expect(out.isError).toBe(false);
-    const wire = readFileSync(join(FIXTURES, "int32_4.wire.txt"), "utf8");
+    const wire = wireOf("int32_4");
     expect(out.text).toContain("argv ['jobs/stats.py', 'int32_4']\nExecution completed successfully.\nReturn value:\n{\n  \"sum\": -2,\n  \"tensor\": \"" + wire + '"\n}');
     expect(out.text).toContain("tensors.load ok");
     expect(JSON.parse(readFileSync(join(root, "out.json"), "utf8"))).toEqual([1, -2, 3, -4]);

@@ -1,44 +1,23 @@
 // Tensor fields of real MCP tool results (test/fixtures/tensor-server.ts, built to dist/ by
 // `npm test`), decoded by the bridge wherever the outputSchema marks them, and sent back out.
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildHosts } from "../../src/codemode/bridge.js";
-import { defaultCodecs } from "../../src/codemode/media.js";
 import { encodeTensors } from "../../src/codemode/tensor/codec.js";
-import { DEFAULT_LIMITS, type Limits } from "../../src/interpreter/budget.js";
-import { execute } from "../../src/interpreter/execute.js";
-import { parseClientConfig } from "../../src/upstream/config.js";
+import type { Limits } from "../../src/interpreter/budget.js";
 import { UpstreamManager } from "../../src/upstream/manager.js";
-import { hasTensorFixtures, TENSOR_FIXTURES as FIXTURES, wireOf } from "./fixtures.js";
-
-const SERVER = fileURLToPath(new URL("../../dist/test/fixtures/tensor-server.js", import.meta.url));
+import { runBridged } from "../codemode/run-bridged.js";
+import { hasTensorFixtures, tensorClient, wireOf } from "./fixtures.js";
 
 describe.skipIf(!hasTensorFixtures)("tensor fields through the bridge", () => {
   const manager = new UpstreamManager({ connectTimeoutMs: 10_000, backoffMs: { initial: 100, max: 400 } });
 
   beforeAll(async () => {
-    manager.add(
-      parseClientConfig({
-        name: "tensors",
-        connection_type: "stdio",
-        stdio_config: { command: process.execPath, args: [SERVER, FIXTURES] },
-        tools_to_execute: ["*"],
-        is_code_mode_client: true,
-      }),
-    );
+    manager.add(tensorClient());
     await manager.settled(20_000);
   }, 30_000);
 
   afterAll(() => manager.closeAll());
 
-  function run(source: string, limits: Partial<Limits> = {}) {
-    const full = { ...DEFAULT_LIMITS, ...limits };
-    return execute(source, {
-      limits,
-      hosts: buildHosts({ connections: manager.list(), visible: () => true, authorize: () => null, limits: full, codecs: defaultCodecs() }),
-      finalizeResult: encodeTensors,
-    });
-  }
+  const run = (source: string, limits: Partial<Limits> = {}) => runBridged(manager, source, limits, { finalizeResult: encodeTensors });
 
   it("decodes a field marked through $ref (the unwrapped {result})", async () => {
     const r = await run("t = tensors.load(name='int64_2x3')\nRESULT = [t.shape, t.dtype, t.tolist(), t[1, 2]]");

@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
 import { execute } from "../../src/interpreter/execute.js";
 import { type ClientConfig, listAllows, parseClientConfig } from "../../src/upstream/config.js";
 import { UpstreamManager } from "../../src/upstream/manager.js";
+import { runBridged } from "../codemode/run-bridged.js";
 
 const modules = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol", import.meta.url));
 const EVERYTHING = join(modules, "server-everything/dist/index.js");
@@ -200,9 +201,7 @@ describe("process hygiene", () => {
     await manager.settled(20_000);
     expect(manager.get("everything")!.state).toBe("connected");
     expect(manager.get("nowhere")!.state).toBe("reconnecting");
-    const r = await execute("nowhere.anything()", {
-      hosts: buildHosts({ connections: manager.list(), visible: () => true, authorize: () => null, limits: DEFAULT_LIMITS, codecs: defaultCodecs() }),
-    });
+    const r = await runBridged(manager, "nowhere.anything()");
     expect(r.error?.type).toBe("AttributeError");
     await manager.closeAll();
     void listAllows;
