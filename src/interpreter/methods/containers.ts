@@ -90,8 +90,8 @@ function countingOrder(keys: number[], origin: number, sign: number, span: numbe
 
 /**
  * `keys[a] < keys[b]` for the sort, charging the budget as `compare` does: specialized when all
- * keys are strs without surrogates, tuples of ints, or tuples of ints and such strs, the common
- * keys with a step cost.
+ * keys are strs without surrogates, or tuples of ints and such strs (the rows of
+ * `sorted(d.items())`), the common keys with a step cost.
  */
 export function lessThan(ctx: NativeContext, keys: Value[]): (a: number, b: number) => boolean {
   const budget = ctx.budget;
@@ -104,25 +104,11 @@ export function lessThan(ctx: NativeContext, keys: Value[]): (a: number, b: numb
       return x < y;
     };
   }
-  if (keys.every((k) => k instanceof PyTuple && k.items.every((e) => typeof e === "number"))) {
-    const tuples = keys.map((k) => (k as PyTuple).items as number[]);
-    // compareSequences: a step per element looked at, up to the first that differs.
-    return (a, b) => {
-      const x = tuples[a]!;
-      const y = tuples[b]!;
-      const m = Math.min(x.length, y.length);
-      for (let i = 0; i < m; i++) {
-        budget.step(1);
-        if (x[i] !== y[i]) return x[i]! < y[i]!;
-      }
-      return x.length < y.length;
-    };
-  }
   if (keys.every(isPlainTuple)) {
     const tuples = keys.map((k) => (k as PyTuple).items as (number | string)[]);
-    // compareSequences, as above; at the first pair that differs, ints and strs compare here as
-    // `compare` would (strs charge a step per 64 characters), and an int beside a str goes to
-    // `compare` for its TypeError.
+    // compareSequences: a step per element looked at, up to the first that differs; there ints
+    // and strs compare here as `compare` would (strs charge a step per 64 characters), and an int
+    // beside a str goes to `compare` for its TypeError.
     return (a, b) => {
       const x = tuples[a]!;
       const y = tuples[b]!;
