@@ -10,12 +10,12 @@
 // fail-hard assertion prelude and must end without an error, or with an error whose text
 // (stdout and traceback, lower-cased) contains or regex-matches the expectation; a Monty file
 // must run clean, raise the marked exception (type and message), or return the marked repr.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "../grammar/parse.js";
 import { execute, type SandboxResult } from "../src/interpreter/execute.js";
-import { splitStarlark } from "../test/grammar/corpus.js";
+import { montyFiles, starlarkFileChunks } from "../test/grammar/corpus.js";
 import { cpython } from "../test/interpreter/cpython.js";
 import { writeSection } from "./results.js";
 
@@ -60,17 +60,12 @@ export function conformanceDir(): string {
 
 /** Starlark files: `---`-separated chunks, read as the grammar tests read them (test/grammar/corpus.ts). */
 export function starlarkCases(dir = conformanceDir()): Case[] {
-  const root = join(dir, "starlark", "testdata");
-  const cases: Case[] = [];
-  for (const impl of readdirSync(root).sort()) {
-    for (const name of readdirSync(join(root, impl)).filter((n) => n.endsWith(".star")).sort()) {
-      for (const chunk of splitStarlark(readFileSync(join(root, impl, name), "utf8"))) {
-        const expect: Expectation = chunk.expectedError === null ? { kind: "ok" } : { kind: "error-text", pattern: chunk.expectedError };
-        cases.push({ file: `${impl}/${name}`, line: chunk.line, source: chunk.source, expect });
-      }
-    }
-  }
-  return cases;
+  return starlarkFileChunks(dir).map(({ file, line, source, expectedError }) => ({
+    file,
+    line,
+    source,
+    expect: expectedError === null ? { kind: "ok" } : { kind: "error-text", pattern: expectedError },
+  }));
 }
 
 /** The value of a Python string literal as the markers write it (`'a'`, `"it's"`, escapes). */
@@ -100,14 +95,7 @@ function strRepr(s: string): string {
 
 /** Monty files: one program each, with a `# Raise=`, `# Return=` or traceback marker, or none. */
 export function montyCases(dir = conformanceDir()): Case[] {
-  const root = join(dir, "monty", "test_cases");
-  return readdirSync(root)
-    .filter((f) => f.endsWith(".py"))
-    .sort()
-    .map((file) => {
-      const source = readFileSync(join(root, file), "utf8");
-      return { file, line: 1, source, expect: montyExpectation(source) };
-    });
+  return montyFiles(dir).map(({ file, source }) => ({ file, line: 1, source, expect: montyExpectation(source) }));
 }
 
 function montyExpectation(source: string): Expectation {

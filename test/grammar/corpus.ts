@@ -14,32 +14,39 @@ export interface Chunk {
   expectedError: string | null;
 }
 
-/** Monty cases: one program per file. */
-export function montyChunks(): Chunk[] {
-  const dir = join(CONFORMANCE_DIR, "monty", "test_cases");
-  return readdirSync(dir)
+/** The Monty programs of the suite in `dir`, one per file, by file name. */
+export function montyFiles(dir = CONFORMANCE_DIR): { file: string; source: string }[] {
+  const root = join(dir, "monty", "test_cases");
+  return readdirSync(root)
     .filter((f) => f.endsWith(".py"))
     .sort()
-    .map((f) => {
-      const source = readFileSync(join(dir, f), "utf8");
-      const raise = /^# Raise=(.*)$/m.exec(source);
-      const traceback = /"""\s*\nTRACEBACK:[\s\S]*\n(\w+(?:Error|Exception)?[^\n]*)\n"""\s*$/.exec(source);
-      return { name: `monty/${f}`, source, expectedError: raise?.[1] ?? traceback?.[1] ?? null };
-    });
+    .map((file) => ({ file, source: readFileSync(join(root, file), "utf8") }));
+}
+
+/** Every chunk of the Starlark suite in `dir` (splitStarlark), with its file (`go/int.star`). */
+export function starlarkFileChunks(dir = CONFORMANCE_DIR): { file: string; line: number; source: string; expectedError: string | null }[] {
+  const root = join(dir, "starlark", "testdata");
+  const chunks: { file: string; line: number; source: string; expectedError: string | null }[] = [];
+  for (const impl of readdirSync(root).sort()) {
+    for (const f of readdirSync(join(root, impl)).filter((n) => n.endsWith(".star")).sort()) {
+      for (const chunk of splitStarlark(readFileSync(join(root, impl, f), "utf8"))) chunks.push({ file: `${impl}/${f}`, ...chunk });
+    }
+  }
+  return chunks;
+}
+
+/** Monty cases: one program per file. */
+export function montyChunks(): Chunk[] {
+  return montyFiles().map(({ file, source }) => {
+    const raise = /^# Raise=(.*)$/m.exec(source);
+    const traceback = /"""\s*\nTRACEBACK:[\s\S]*\n(\w+(?:Error|Exception)?[^\n]*)\n"""\s*$/.exec(source);
+    return { name: `monty/${file}`, source, expectedError: raise?.[1] ?? traceback?.[1] ?? null };
+  });
 }
 
 /** Starlark cases: `---`-separated chunks; `code ### expectation` lines (untagged or `go:`). */
 export function starlarkChunks(): Chunk[] {
-  const root = join(CONFORMANCE_DIR, "starlark", "testdata");
-  const chunks: Chunk[] = [];
-  for (const impl of readdirSync(root).sort()) {
-    for (const f of readdirSync(join(root, impl)).filter((n) => n.endsWith(".star")).sort()) {
-      for (const chunk of splitStarlark(readFileSync(join(root, impl, f), "utf8"))) {
-        chunks.push({ name: `starlark/${impl}/${f}:${chunk.line}`, source: chunk.source, expectedError: chunk.expectedError });
-      }
-    }
-  }
-  return chunks;
+  return starlarkFileChunks().map((c) => ({ name: `starlark/${c.file}:${c.line}`, source: c.source, expectedError: c.expectedError }));
 }
 
 /**
