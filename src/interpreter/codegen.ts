@@ -39,6 +39,7 @@ import {
   type Globals,
   listIterator,
   MethodSite,
+  methodKind,
   PyFunction,
   RETURN,
   type Stmt,
@@ -134,6 +135,7 @@ const runtimeNames = () => ({
   Cell,
   storedSize,
   listIterator,
+  methodKind,
   EMPTY_TUPLE,
   SliceValue,
   unpackItems,
@@ -940,22 +942,12 @@ class Generator {
       const args = e.args.map((a) => this.expr(a, scope));
       const kws = e.keywords.map((k) => this.expr(k.value, scope));
       if (kws.length === 0) {
+        // The method the site found last for this kind of value, called here: a call site of its
+        // own, which V8 can inline (dict.get, list.append...); another kind goes through the site.
         const site = this.constant(new MethodSite(e.func.attr));
-        if (e.func.attr === "get" && (args.length === 1 || args.length === 2)) {
-          // d.get(key[, default]) under a str key reads the map itself (a str is its own hash
-          // key unless it starts with NUL), as dict.get does, charging nothing either.
-          const d = this.held(self);
-          const k = this.held(args[0]!);
-          const fallback = args[1] ?? "null";
-          const call = `${t} = ${site}.call(rt, ${d}, [${[k, ...args.slice(1)].join(", ")}], f);`;
-          this.suspendableSteps(t, `${where} if (${d} instanceof PyDict && typeof ${k} === "string" && ${k}.charCodeAt(0) !== 0) { ${t} = ${d}.map.get(${k}); if (${t} === undefined) ${t} = ${fallback}; } else ${call}`);
-        } else if (e.func.attr === "append" && args.length === 1) {
-          // xs.append(x) on a list: what list.append does (and charges), without the call.
-          const xs = this.held(self);
-          this.suspendableSteps(t, `${where} if (${xs} instanceof PyList) { rt.budget.alloc(8 + storedSize(${args[0]})); ${xs}.items.push(${args[0]}); ${t} = null; } else ${t} = ${site}.call(rt, ${xs}, [${args[0]}], f);`);
-        } else {
-          this.suspendableSteps(t, `${where} ${t} = ${site}.call(rt, ${self}, [${args.join(", ")}], f);`);
-        }
+        const o = this.held(self);
+        const list = `[${args.join(", ")}]`;
+        this.suspendableSteps(t, `${where} if (${site}.kind !== null && methodKind(${o}) === ${site}.kind) ${t} = ${site}.method(rt, ${o}, ${list}, null); else ${t} = ${site}.call(rt, ${o}, ${list}, f);`);
       } else {
         this.suspendable(t, `rt.callMethod(${self}, ${JSON.stringify(e.func.attr)}, [${args.join(", ")}], ${kwargs(kws)}, f)`, where);
       }

@@ -1831,8 +1831,9 @@ class Compiler implements ClosureCompiler {
  * built-in type, so that a loop calling `line.split()` looks the method up once.
  */
 export class MethodSite {
-  private kind: unknown = null;
-  private method: NativeMethod<any> | undefined;
+  /** The methodKind the site last saw, and its method (read by the JS tier's call sites). */
+  kind: unknown = null;
+  method: NativeMethod<any> | undefined;
 
   constructor(private readonly name: string) {}
 
@@ -1854,7 +1855,7 @@ export class MethodSite {
 const FROZENSET_KIND = Symbol("frozenset");
 
 /** What decides lookupMethod's table for a built-in value; null for anything else (no caching). */
-function methodKind(v: Value): unknown {
+export function methodKind(v: Value): unknown {
   switch (typeof v) {
     case "string":
       return "str";

@@ -40,7 +40,7 @@ interface Outcome {
   stdout: string;
   error: string | null;
   steps: number;
-  /** The memory charged: the tier's shortcuts (dict items, append, displays) charge as the methods do. */
+  /** The memory charged: the tier's shortcuts (dict and list items, displays, methods called at the site) charge as the general paths do. */
   memory: number;
   calls: string[];
 }
@@ -222,7 +222,7 @@ describe("the JavaScript tier matches the closure tier", () => {
     expect(r.calls).toEqual(["double 2", "double 3", "double 4", "double 5", "double 6", "double 7", "double 8", "double 9"]);
   });
 
-  it("reads dict.get's shortcut as CPython's dict.get", async () => {
+  it("answers dict.get, called at its site, as CPython's dict.get", async () => {
     const r = await bothTiers(SCRIPTS["dict.get under str, NUL-led, int and tuple keys, and on what is not a dict"]!);
     expect(r.result).toEqual([1, null, 8, 2, 4, 5, "unhashable type: 'list'", "'str' object has no attribute 'get'"]);
   });
