@@ -17,7 +17,7 @@ import { type BinaryOp, compare, contains, delItem, equals, getItem, inplaceErro
 import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
-import { type ClosureCompiler, compileUnit, isCompiled } from "./codegen.js";
+import { type ClosureCompiler, compileUnit, isCompiled, type Unit } from "./codegen.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
 
@@ -135,6 +135,11 @@ export interface FunctionCode {
   cellSlots: number[];
   /** Closures at first; a function called often enough gets its JS-tier unit here. */
   body: Stmt;
+  /**
+   * The JS-tier unit of the body, when generated code may enter it directly: a function of plain
+   * positional parameters with no cell to create (codegen's call sites check plainArity).
+   */
+  unit: Unit | null;
   isAsync: boolean;
   isLambda: boolean;
 }
@@ -279,6 +284,9 @@ export function setCodegen(mode: "auto" | "always" | "never"): void {
   codegenMode = mode;
 }
 
+/** A FunctionCode's body until functionBody sets it. */
+const NO_BODY: Stmt = () => undefined;
+
 /** The call at which a function of a script's first run moves to the JS tier. */
 const TIER_UP_CALLS = 1000;
 
@@ -317,25 +325,36 @@ class Compiler implements ClosureCompiler {
 
   /** A module's or function's body: the JavaScript tier's unit when it takes it, else closures. */
   unitBody(owner: A.Node, body: A.Stmt[], scope: Scope): Stmt {
-    if (codegenMode !== "never" && (this.hot || isCompiled(owner))) {
-      const unit = compileUnit(owner, body, scope, this, this.rt);
-      if (unit !== null) return unit;
-    }
-    return this.block(body, scope);
+    return this.jsUnit(owner, body, scope)?.run ?? this.block(body, scope);
+  }
+
+  /** The JS tier's unit of a body, when this compilation uses the tier and the tier takes it. */
+  private jsUnit(owner: A.Node, body: A.Stmt[], scope: Scope): Unit | null {
+    if (codegenMode === "never" || !(this.hot || isCompiled(owner))) return null;
+    return compileUnit(owner, body, scope, this, this.rt);
   }
 
   /**
-   * A function's body. In a script's first run it starts on closures and moves to the JS tier at
-   * its TIER_UP_CALLS-th call (a hot function of a one-off script); FunctionCode.body changes then.
+   * A function's body, set into its code. In a script's first run it starts on closures and moves
+   * to the JS tier at its TIER_UP_CALLS-th call (a hot function of a one-off script).
    */
-  private functionBody(node: A.Node, body: A.Stmt[], scope: Scope, code: () => FunctionCode): Stmt {
-    if (this.hot || codegenMode !== "auto" || isCompiled(node)) return this.unitBody(node, body, scope);
+  private functionBody(node: A.Node, body: A.Stmt[], scope: Scope, code: FunctionCode): void {
+    const use = (unit: Unit): void => {
+      code.body = unit.run;
+      code.unit = code.plainArity >= 0 && code.cellSlots.length === 0 ? unit : null;
+    };
+    if (this.hot || codegenMode !== "auto" || isCompiled(node)) {
+      const unit = this.jsUnit(node, body, scope);
+      if (unit !== null) return use(unit);
+      code.body = this.block(body, scope);
+      return;
+    }
     const closures = this.block(body, scope);
     let calls = 0;
-    return (f) => {
+    code.body = (f) => {
       if (++calls === TIER_UP_CALLS) {
         const unit = compileUnit(node, body, scope, this, this.rt);
-        if (unit !== null) code().body = unit;
+        if (unit !== null) use(unit);
       }
       return closures(f);
     };
@@ -1778,7 +1797,6 @@ class Compiler implements ClosureCompiler {
     const positional = [...args.posonlyargs, ...args.args].map(paramOf);
     const kwonly = args.kwonlyargs.map(paramOf);
     const paramNames = new Set([...args.posonlyargs, ...args.args, ...args.kwonlyargs, args.vararg, args.kwarg].filter(Boolean).map((a) => a!.arg));
-    const body = this.functionBody(node, bodyStmts, inner, () => code);
     const cellSlots = [...inner.variables.values()].filter((v) => v.isCell && !paramNames.has(v.name)).map((v) => v.slot);
     const code: FunctionCode = {
       name,
@@ -1793,10 +1811,12 @@ class Compiler implements ClosureCompiler {
       emptySlots: unboundSlots(inner.slotCount),
       slotsAreArguments: inner.slotCount === positional.length && positional.every((p, i) => p.slot === i && !p.cell) && kwonly.length === 0,
       cellSlots,
-      body,
+      body: NO_BODY,
+      unit: null,
       isAsync,
       isLambda,
     };
+    this.functionBody(node, bodyStmts, inner, code);
     // The cells this function closes over, taken from the defining frame.
     const captures = inner.frees.map((variable) => {
       const a = this.info.resolve(outer, variable.name);

@@ -37,6 +37,8 @@ export interface ToolCallRecord {
 
 /** Python recursion limit, as CPython's default. */
 export const RECURSION_LIMIT = 1000;
+/** About every this many steps the interpreter looks at the clock (deadline, cancellation, slice). */
+const CLOCK_STEPS = 1024;
 /** Every this many nested Python calls the JS stack is unwound (the call resumes on a fresh one). */
 const STACK_SLICE = 48;
 /**
@@ -81,10 +83,11 @@ export class Runtime implements NativeContext {
   private readonly signal: AbortSignal | undefined;
   private readonly deadline: number;
   private sliceEnd: number;
-  private ticks = 0;
+  /** budget.steps beyond which tick() next looks at the clock (never beyond max_steps). */
+  private checkAt: number;
   private yieldDue = false;
   /** Python calls nested on the current JS stack (unwound every STACK_SLICE). */
-  private jsDepth = 0;
+  jsDepth = 0;
   /** Inside a native's synchronous callback: nothing may suspend there. */
   private syncOnly = 0;
   /** Tool calls in flight; while there are any, this execution does not count as runnable. */
@@ -92,6 +95,7 @@ export class Runtime implements NativeContext {
   private counted = false;
   /** With setYieldAlways: every other check yields (the one after resuming goes on). */
   private alternate = false;
+  private enterAlternate = false;
 
   constructor(options: RuntimeOptions) {
     this.budget = options.budget;
@@ -104,6 +108,7 @@ export class Runtime implements NativeContext {
     // A short first slice: executions that start in the same turn (a burst of requests) would
     // otherwise each take a slice sized for fewer than will be running.
     this.sliceEnd = performance.now() + MIN_SLICE_MS;
+    this.checkAt = Math.min(this.budget.limits.max_steps, this.budget.steps + CLOCK_STEPS);
   }
 
   /** The execution has ended: it no longer shares the CPU. */
@@ -119,13 +124,19 @@ export class Runtime implements NativeContext {
 
   // ---------------------------------------------------------------- time
 
-  /** One interpreter step; every so often, checks the clock and cancellation. */
+  /**
+   * One interpreter step; about every CLOCK_STEPS steps (builtins charge theirs too), checks the
+   * clock and cancellation. One counter and one comparison: the step limit is checked at the
+   * checkpoint, which comes no later than max_steps.
+   */
   tick(): void {
-    this.budget.step(1);
-    if (++this.ticks >= 1024) {
-      this.ticks = 0;
-      this.checkClock();
-    }
+    if (++this.budget.steps > this.checkAt) this.checkpoint();
+  }
+
+  private checkpoint(): void {
+    this.budget.step(0);
+    this.checkAt = Math.min(this.budget.limits.max_steps, this.budget.steps + CLOCK_STEPS);
+    this.checkClock();
   }
 
   private checkClock(): void {
@@ -318,6 +329,16 @@ export class Runtime implements NativeContext {
     return this.run(fn, frame, caller);
   }
 
+  /**
+   * Whether a call from a frame at `depth` may run its body now, on this JS stack: what callPlain
+   * checks before it runs a body. Generated code that enters a unit directly asks this first.
+   */
+  mayEnter(depth: number): boolean {
+    if (depth >= RECURSION_LIMIT || this.jsDepth >= STACK_SLICE || this.yieldDue) return false;
+    // With setYieldAlways, every other call goes each way (callPlain would yield before the body).
+    return !yieldAlways || (this.enterAlternate = !this.enterAlternate);
+  }
+
   /** Runs a call whose frame holds its arguments: fresh cells, one step, then the body. */
   private enter(fn: PyFunction, frame: Frame, caller: Frame | null): Value | Pending {
     const cellSlots = fn.code.cellSlots;
@@ -353,7 +374,7 @@ export class Runtime implements NativeContext {
   }
 
   /** The value of a call whose body suspended, once it settles. */
-  private settled(r: Pending, frame: Frame, caller: Frame | null): Pending {
+  settled(r: Pending, frame: Frame, caller: Frame | null): Pending {
     return new Pending(
       r.promise.then(
         (c) => (c === RETURN ? frame.ret : null),

@@ -197,6 +197,33 @@ try:
 except TypeError as e:
     xs.append(str(e))
 RESULT = [len(xs), xs[:4], xs[5:], xs[4] is xs]`,
+  "calls entered directly between compiled functions: locals, a callee that suspends, cells": `
+def add(a, b):
+    c = a + b
+    return c
+def fetch(i):
+    v = srv.double(i)
+    return add(v, 1)
+def bad(d):
+    return d["missing"]
+def cells(n):
+    def get():
+        return n
+    return get()
+out = [add(i, fetch(i)) for i in range(3)]
+out.append(cells(5))
+try:
+    bad({})
+except KeyError as e:
+    out.append(str(e))
+RESULT = out`,
+  "an error escaping calls entered directly keeps the innermost line": `
+def inner(x):
+    return x // 0
+def outer(x):
+    y = inner(x)
+    return y
+outer(srv.double(3))`,
   "augmented assignment to subscripts and lists": `
 d = {"a": 1}
 d["a"] += srv.double(2)
