@@ -224,6 +224,26 @@ def outer(x):
     y = inner(x)
     return y
 outer(srv.double(3))`,
+  "callbacks given to built-ins: sort keys, map, an error inside, a tool call refused": `
+def key(p):
+    return (p[1], -p[0])
+pairs = [(i, i % 3) for i in range(10)]
+a = sorted(pairs, key=key)
+b = list(map(lambda x: x * 2, range(5)))
+c = sorted(["b", "A", "c"], key=str.lower)
+def bad(x):
+    return x["k"]
+try:
+    sorted([1, 2], key=bad)
+except TypeError as e:
+    d = str(e)
+def tool_key(x):
+    return srv.double(x)
+try:
+    sorted([1, 2], key=tool_key)
+except RuntimeError as e:
+    g = str(e)
+RESULT = [a, b, c, d, g]`,
   "augmented assignment to subscripts and lists": `
 d = {"a": 1}
 d["a"] += srv.double(2)
