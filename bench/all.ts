@@ -37,14 +37,17 @@ interface Outcome {
   seconds: number;
 }
 
+/** Node's flags as the gateway and code-mode-exec run with them (package.json, the bins' first line). */
+const GATEWAY_NODE_FLAGS = ["--max-semi-space-size=32"];
+
 const outcomes: Outcome[] = [];
 for (const bench of BENCHES) {
   const path = fileURLToPath(new URL(`./${bench.file}`, import.meta.url));
   const args = [...(QUICK ? ["--quick"] : []), "--write"];
-  const command = `node dist/bench/${bench.file} ${args.join(" ")}`;
+  const command = `node ${GATEWAY_NODE_FLAGS.join(" ")} dist/bench/${bench.file} ${args.join(" ")}`;
   console.log(`\n=== ${command}  (${bench.about})`);
   const start = performance.now();
-  const run = spawnSync(process.execPath, [path, ...args], { stdio: "inherit" });
+  const run = spawnSync(process.execPath, [...GATEWAY_NODE_FLAGS, path, ...args], { stdio: "inherit" });
   const seconds = (performance.now() - start) / 1000;
   const status = run.status === 0 ? "ok" : `FAILED (${run.error ? run.error.message : run.signal ? `signal ${run.signal}` : `exit code ${run.status}`})`;
   outcomes.push({ bench, command, status, seconds });

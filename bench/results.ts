@@ -8,7 +8,9 @@ const RESULTS = fileURLToPath(new URL("../../bench/RESULTS.md", import.meta.url)
 
 export function machine(): string {
   const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
-  return `${cpus().length} cores (${cpu}), Node ${process.version}`;
+  // Node's own flags matter: the young generation's size changes how long allocation-heavy runs take.
+  const flags = process.execArgv.filter((a) => a.startsWith("--max-") || a.startsWith("--min-"));
+  return `${cpus().length} cores (${cpu}), Node ${process.version}${flags.length ? ` with ${flags.join(" ")}` : ""}`;
 }
 
 /** Replaces (or appends) the section `name` of bench/RESULTS.md. */

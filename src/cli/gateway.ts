@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=32
 // code-mode-gateway: the server. One process serves the MCP endpoint /mcp and the HTTP API, or,
 // with --stdio, MCP over stdin/stdout for a desktop client that launches it (logs go to stderr).
 import { join, resolve } from "node:path";
