@@ -240,7 +240,8 @@ class Generator {
       "return function unit(f, x, pc, rv, sv, thrown) {",
       "const rt = x.rt, S = f.slots;",
       this.delegates.length ? "const K = x.K;" : "",
-      this.globals.length ? "const G = x.G ?? x.bind(f.globals), B = x.B;" : "",
+      // The cells of the unit's globals, held in constants: a read or write is one field access.
+      this.globals.length ? `const G = x.G ?? x.bind(f.globals), B = x.B, ${this.globals.map((_, i) => `g${i} = G[${i}]`).join(", ")};` : "",
       temps.length ? `let ${temps.join(", ")};` : "",
       restore ? `if (sv !== null) switch (pc) { ${restore} }` : "",
     ];
@@ -591,7 +592,7 @@ class Generator {
     switch (a.kind) {
       case "global": {
         const i = this.globalSlot(e.id);
-        this.step(`${t} = G[${i}].v; if (${t} === UNBOUND) ${t} = B[${i}] ?? x.builtin(${i});`);
+        this.step(`${t} = g${i}.v; if (${t} === UNBOUND) ${t} = B[${i}] ?? x.builtin(${i});`);
         break;
       }
       case "local":
@@ -609,7 +610,7 @@ class Generator {
     const a = this.cc.resolve(scope, e.id);
     switch (a.kind) {
       case "global":
-        this.step(`G[${this.globalSlot(e.id)}].v = ${v};`);
+        this.step(`g${this.globalSlot(e.id)}.v = ${v};`);
         return;
       case "local":
         this.step(a.variable.isCell ? `S[${a.variable.slot}].v = ${v};` : `S[${a.variable.slot}] = ${v};`);
