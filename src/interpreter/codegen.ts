@@ -880,7 +880,10 @@ class Generator {
     c = this.held(c);
     k = this.held(k);
     const dictKey = `(typeof ${k} === "string" ? ${k}.charCodeAt(0) !== 0 : typeof ${k} === "number")`;
-    this.step(`if (${c} instanceof PyDict && ${dictKey}) { if (!${c}.map.has(${k})) rt.budget.alloc(storedSize(${v}) + 16); ${c}.map.set(${k}, ${v}); } else setItem(${c}, ${k}, ${v}, rt.budget);`);
+    // One lookup, not two: a new key is charged just after it is stored. (A memory error ends the
+    // script, which no handler can catch, so the entry it leaves is never seen.)
+    const size = this.temp();
+    this.step(`if (${c} instanceof PyDict && ${dictKey}) { ${size} = ${c}.map.size; ${c}.map.set(${k}, ${v}); if (${c}.map.size !== ${size}) rt.budget.alloc(storedSize(${v}) + 16); } else setItem(${c}, ${k}, ${v}, rt.budget);`);
   }
 
   private subscriptKey(slice: A.Expr, scope: Scope): string {
