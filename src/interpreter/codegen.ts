@@ -23,7 +23,7 @@
 import type * as A from "../../grammar/ast.js";
 import { pyError } from "./errors.js";
 import { FormatSpec } from "./format.js";
-import { Pending, DONE } from "./objects.js";
+import { Pending, DONE, PyBuiltin } from "./objects.js";
 import { compare, contains, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
@@ -131,6 +131,7 @@ const runtimeNames = () => ({
   equals,
   unary,
   PyFunction,
+  PyBuiltin,
   PyTuple,
   PyDict,
   PyList,
@@ -980,7 +981,9 @@ class Generator {
       this.suspendableSteps(
         t,
         `${where} if (${fn} instanceof PyFunction && (${code} = ${fn}.code).plainArity === ${args.length}) { if (${code}.slotsAreArguments) ${slots} = [${args.join(", ")}]; else { ${slots} = ${code}.emptySlots.slice(); ${fill} } ` +
-          `if (${code}.unit !== null && rt.mayEnter(f.depth)) { ${direct} } else ${t} = rt.callPlain(${fn}, ${slots}, f); } else ${t} = rt.callValue(${fn}, [${args.join(", ")}], null, f);`,
+          `if (${code}.unit !== null && rt.mayEnter(f.depth)) { ${direct} } else ${t} = rt.callPlain(${fn}, ${slots}, f); } ` +
+          // A built-in is called here too: a call site of its own, which V8 can inline (str(), len()...).
+          `else if (${fn} instanceof PyBuiltin) ${t} = ${fn}.fn(rt, [${args.join(", ")}], null); else ${t} = rt.callValue(${fn}, [${args.join(", ")}], null, f);`,
       );
       return t;
     }
