@@ -308,7 +308,9 @@ function formatInt(ctx: NativeContext, value: number | bigint | boolean, spec: S
   const n = typeof value === "boolean" ? (value ? 1 : 0) : value;
   if (base === 0) return formatChar(ctx, n, spec);
   const negative = n < 0;
-  let digits = (negative ? -n : n).toString(base);
+  const magnitude = negative ? -n : n;
+  // String() is the quicker spelling of toString(10).
+  let digits = base === 10 ? String(magnitude) : magnitude.toString(base);
   let prefix = spec.alternate && base !== 10 ? (base === 2 ? "0b" : base === 8 ? "0o" : "0x") : "";
   if (type === "X") {
     digits = digits.toUpperCase();
@@ -451,8 +453,13 @@ function fixedByArithmetic(ax: number, n: number): string | null {
   // A fraction that rounds up to 1 carries into the integer part: the general path does that.
   if (q >= scale) return null;
   // scale + q has n+1 digits, the first a 1: the rest are q with its leading zeros.
-  return String(integer) + "." + String(scale + q).slice(1);
+  const fraction = n < FRACTIONS.length ? FRACTIONS[n]![q]! : "." + String(scale + q).slice(1);
+  // An integer part below 2^31 goes to String() as an int32, the quick conversion.
+  return (integer < 2147483648 ? String(integer | 0) : String(integer)) + fraction;
 }
+
+/** FRACTIONS[n][q]: "." and q in n digits, for n <= 3 (the usual precisions), made once. */
+const FRACTIONS = [[], ...[1, 2, 3].map((n) => Array.from({ length: 10 ** n }, (_, q) => "." + String(10 ** n + q).slice(1)))];
 
 /**
  * toFixed(n) of `ax`, when it is CPython's '.nf': a finite value below 1e21 (else toFixed writes
@@ -1336,12 +1343,17 @@ function codePointAt(s: string, index: number): string | undefined {
   return String.fromCodePoint(s.codePointAt(i)!);
 }
 
-/** Runs of spaces, the usual padding, made once: a table look-up is several times faster than repeat(). */
+/** Runs of spaces and zeros, the usual padding, made once: a table look-up is several times faster than repeat(). */
 const SPACES = Array.from({ length: 65 }, (_, n) => " ".repeat(n));
+const ZEROS = Array.from({ length: 65 }, (_, n) => "0".repeat(n));
 
 /** `count` copies of `fill`. */
 function repeatFill(fill: string, count: number): string {
-  return fill === " " && count < SPACES.length ? SPACES[count]! : fill.repeat(count);
+  if (count < SPACES.length) {
+    if (fill === " ") return SPACES[count]!;
+    if (fill === "0") return ZEROS[count]!;
+  }
+  return fill.repeat(count);
 }
 
 /** Refuses an output of `length` characters that could never fit, then charges the work. */

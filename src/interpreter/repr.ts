@@ -20,6 +20,8 @@ export function floatRepr(x: number): string {
   // Between 1e-4 and 1e16 both languages write the same shortest digits without an exponent.
   const ax = Math.abs(x);
   if (ax >= 1e-4 && ax < 1e16) {
+    const short = ax < 2147483 ? thousandthsRepr(ax) : null;
+    if (short !== null) return x < 0 ? "-" + short : short;
     const text = String(x);
     return text.includes(".") ? text : text + ".0";
   }
@@ -41,6 +43,27 @@ export function floatRepr(x: number): string {
   }
   return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
 }
+
+/**
+ * The repr of 1e-4 <= `ax` < 2147483 when three decimals or fewer spell it, else null: without
+ * String(x), which is slow for a double that is no integer. Below 2^22 a double's neighbours are
+ * 2^-31 away or closer, so every number that rounds to ax lies within 2^-32 of it. Hence if the
+ * three-decimal number c nearest to ax rounds to ax, no other number of three decimals or fewer
+ * does (they are 0.001 apart), and one with more decimals that did would lie within 2^-31 of c,
+ * that is, have more significant digits: c's digits are the shortest, repr's. Math.round finds
+ * c × 1000 exactly (ax × 1000 < 2^31 is off from it by far less than 0.5), the division checks
+ * that c rounds to ax, and c lies between the same integers as ax.
+ */
+function thousandthsRepr(ax: number): string | null {
+  const thousandths = Math.round(ax * 1000);
+  if (thousandths / 1000 !== ax) return null;
+  // An int32 (ax < 2^31) goes to the quick int-to-string conversion.
+  const whole = Math.floor(ax) | 0;
+  return whole + DECIMALS[thousandths - whole * 1000]!;
+}
+
+/** ".0" for 0, else "." and the three decimals of n / 1000 without trailing zeros: ".5", ".125". */
+const DECIMALS = Array.from({ length: 1000 }, (_, n) => "." + (n === 0 ? "0" : String(n).padStart(3, "0").replace(/0+$/, "")));
 
 const NON_PRINTABLE = /[\p{C}\p{Z}]/u;
 
