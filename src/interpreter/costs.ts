@@ -33,7 +33,7 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   len: constant,
   enumerate: perItem(list, "list(enumerate(x))"),
   zip: perItem(list, "list(zip(x, x))"),
-  sorted: { model: "n·log2(n) steps, plus key calls", probe: (n) => [list(n), "sorted(x, reverse=True)"] },
+  sorted: { model: "n·log2(n) steps, plus key calls and the comparison of tuple and long str keys (n·log2(n) per position for tuples of ints)", probe: (n) => [list(n), "sorted(x, reverse=True)"] },
   reversed: perItem(list, "list(reversed(x))"),
   min: perItem(list, "min(x)"),
   max: perItem(list, "max(x)"),
@@ -136,7 +136,7 @@ export const METHOD_COSTS: Record<string, Cost> = {
   "list.clear": constant,
   "list.index": perItem(list, "x.index(len(x) - 1)"),
   "list.count": perItem(list, "x.count(1)"),
-  "list.sort": { model: "n·log2(n) steps, plus key calls", probe: (n) => [list(n), "x.sort(reverse=True)"] },
+  "list.sort": { model: "n·log2(n) steps, plus key calls and the comparison of tuple and long str keys (n·log2(n) per position for tuples of ints)", probe: (n) => [list(n), "x.sort(reverse=True)"] },
   "list.reverse": perItem(list, "x.reverse()"),
   "list.copy": perItem(list, "x.copy()"),
   // tuple
