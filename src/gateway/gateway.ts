@@ -102,6 +102,9 @@ export interface ToolCallContext extends OutgoingCall {
 /** Runs before every tool call is authorized (plugins, SPEC §7): the call to make, or why it is refused. */
 export type PreToolCallHook = (call: ToolCallContext) => Promise<OutgoingCall | { deny: string }>;
 
+/** The longest a call waits for servers still making their first connection. */
+const FIRST_CONNECTION_WAIT_MS = 5_000;
+
 export class Gateway extends EventEmitter {
   readonly manager = new UpstreamManager();
   private readonly configs = new Map<string, ClientConfig>();
@@ -240,6 +243,7 @@ export class Gateway extends EventEmitter {
   }
 
   private async dispatch(name: string, args: Record<string, unknown>, caller: Caller, signal: AbortSignal, options: CallOptions): Promise<ToolOutcome> {
+    await this.firstConnections(signal);
     const workspace = this.current.workspace;
     if (name === EXECUTE_TOOL_SCRIPT && workspace) {
       const context = { ...this.executionContext(caller, signal, options.unattended === true), workspace };
@@ -275,6 +279,29 @@ export class Gateway extends EventEmitter {
     }
     const result = await connection.callTool(call.tool, call.arguments, this.current.limits.tool_execution_timeout * 1000, signal);
     return { text: toolText(result), isError: result.isError === true };
+  }
+
+  /**
+   * Waits, at most FIRST_CONNECTION_WAIT_MS, for the servers still making their first connection
+   * (just after startup, or just after one was added): a call made then would otherwise see them
+   * missing (a script's NameError, an unknown tool) a moment before they appear. A server whose
+   * first attempt failed is "reconnecting", not waited for: a down server never blocks the rest.
+   */
+  private async firstConnections(signal: AbortSignal): Promise<void> {
+    const pending = this.manager.list().filter((c) => c.state === "connecting");
+    if (pending.length === 0 || signal.aborted) return;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      Promise.all(pending.map((c) => c.whenSettled())),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, FIRST_CONNECTION_WAIT_MS);
+        onAbort = resolve;
+        signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort!);
   }
 
   /** The hook for a script's nested calls, when there is one. */
