@@ -93,6 +93,10 @@ class Profile {
 const profiles: Profile[] = [];
 
 function profile(s: string): Profile {
+  // Reading a unit flattens a string built by concatenation (V8 keeps `a + b` as a pair of parts
+  // until then). Comparing it unflattened to an equal cached string walks its parts, which costs
+  // more than the flattening that the scan below, or any slice, does anyway.
+  s.charCodeAt(0);
   for (const p of profiles) if (p.s === s) return p;
   const p = new Profile(s, !SURROGATE.test(s));
   if (profiles.length >= CACHE_SIZE) profiles.pop();
@@ -308,7 +312,9 @@ export function cpLastIndexOf(hay: string, needle: string, from = Infinity): num
 
 /** hay.split(sep) at aligned matches only: str.split(sep) without maxsplit. `sep` is not empty. */
 export function cpSplitAll(hay: string, sep: string): string[] {
-  if (!mayMisalign(sep)) return hay.split(sep);
+  // V8's split calls into its runtime, which a short string does not repay: there a loop of
+  // indexOf is about twice as fast.
+  if (hay.length >= 1024 && !mayMisalign(sep)) return hay.split(sep);
   const out: string[] = [];
   let done = 0;
   for (let i = cpIndexOf(hay, sep); i >= 0; i = cpIndexOf(hay, sep, done)) {
