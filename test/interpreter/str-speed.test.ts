@@ -109,6 +109,18 @@ function splitCalls(seed: number): Call[] {
   for (const self of ["", "@", "@@", "a@", "@a", "user7@example3.com", "a@b@c", "😀@😀", "\ud83d\ude00", "x\ud83d\ude00y\ude00z"]) {
     for (const sep of ["@", "😀", "\ude00", "\ud83d", "\ud83d\ude00", "@@"]) out.push({ self, method: "split", args: [sep] });
   }
+  // Long texts of " " and words where another whitespace character hides in a new word, in a
+  // long word, or after so many distinct words that the whole text is scanned instead.
+  const recurring = "alpha beta gamma ".repeat(100);
+  const distinct = Array.from({ length: 3000 }, (_, k) => `w${k}`).join(" ");
+  for (const space of ["\t", "\x1f", "\x85", "\xa0", "\u3000", "\u2028"]) {
+    out.push({ self: `${recurring}gam${space}ma delta`, method: "split", args: [] });
+    out.push({ self: `x${space}y ${recurring}`, method: "split", args: [] });
+    out.push({ self: `${recurring}${"w".repeat(30)}${space}${"w".repeat(30)} alpha`, method: "split", args: [] });
+    out.push({ self: `${distinct} a${space}b ${distinct}`, method: "split", args: [] });
+    out.push({ self: `${distinct} alpha${space}`, method: "split", args: [] });
+  }
+  out.push({ self: distinct + " 😀 \ud83d \ude00", method: "split", args: [] });
   out.push({ self: "a b", method: "split", args: [""] });
   return out;
 }

@@ -453,10 +453,10 @@ const SPACE_BUT_BLANK = /[\t-\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\
 /** split() on runs of whitespace; after `max` splits the rest keeps its trailing whitespace. */
 function splitSpaces(s: string, max: number): string[] {
   const n = s.length;
-  if (SPACE_BUT_BLANK.test(s)) return splitAnySpaces(s, max);
   // The only whitespace is " ": V8's native split (long texts) or indexOf (short ones) finds the
   // words much faster than a scan unit by unit.
-  if (n >= 1024 && max === Infinity) return wordsBetweenBlanks(s);
+  if (n >= 1024 && max === Infinity) return wordsBetweenBlanks(s) ?? splitAnySpaces(s, max);
+  if (SPACE_BUT_BLANK.test(s)) return splitAnySpaces(s, max);
   const out: string[] = [];
   const words = n >= 1024 ? new RecentWords() : null;
   for (let i = 0; i < n; ) {
@@ -494,14 +494,34 @@ function splitAnySpaces(s: string, max: number): string[] {
   return out;
 }
 
-/** The words of `s` split on " " alone, the empty pieces dropped; recurring words shared. */
-function wordsBetweenBlanks(s: string): string[] {
+/**
+ * The words of `s` split on " " alone, the empty pieces dropped, recurring words shared; null if
+ * `s` has whitespace other than " ".
+ */
+function wordsBetweenBlanks(s: string): string[] | null {
   const parts = s.split(" ");
   const words = new RecentWords();
+  // A word equal to one seen before was checked for other whitespace then, so only new words are
+  // checked, one by one while they are few (a text of recurring words is never scanned whole),
+  // then by one scan of the whole text.
+  let checks = s.length >> 8;
   let k = 0;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    if (part.length > 0) parts[k++] = words.share(part);
+    if (part.length === 0) continue;
+    const known = words.seen(part);
+    if (known !== null) {
+      parts[k++] = known;
+      continue;
+    }
+    if (checks > 0) {
+      checks--;
+      if (SPACE_BUT_BLANK.test(part)) return null;
+    } else if (checks === 0) {
+      checks = -1;
+      if (SPACE_BUT_BLANK.test(s)) return null;
+    }
+    parts[k++] = part;
   }
   parts.length = k;
   return parts;
@@ -528,15 +548,15 @@ class RecentWords {
     return word;
   }
 
-  /** `word` (not empty), or the equal word seen shortly before. */
-  share(word: string): string {
+  /** The word equal to `word` (not empty) seen shortly before, or null (then `word` is remembered). */
+  seen(word: string): string | null {
     const length = word.length;
-    if (length > 24) return word;
+    if (length > 24) return null;
     const h = (word.charCodeAt(0) * 31 + word.charCodeAt(length - 1) * 7 + length) & 255;
     const known = this.table[h]!;
     if (known === word) return known;
     this.table[h] = word;
-    return word;
+    return null;
   }
 }
 
