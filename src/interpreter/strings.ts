@@ -93,11 +93,11 @@ class Profile {
 const profiles: Profile[] = [];
 
 function profile(s: string): Profile {
-  // Reading a unit flattens a string built by concatenation (V8 keeps `a + b` as a pair of parts
-  // until then). Comparing it unflattened to an equal cached string walks its parts, which costs
-  // more than the flattening that the scan below, or any slice, does anyway.
-  s.charCodeAt(0);
-  for (const p of profiles) if (p.s === s) return p;
+  // V8 keeps a string built by concatenation as a tree of its parts until something reads its
+  // units; === against an equal cached string then walks the tree, which costs more than the
+  // flattening that the scan below, or any slice, does anyway. Reading its first unit flattens it
+  // first. (The unit is compared, not just read: an unused read is optimized away.)
+  for (const p of profiles) if (p.s.length === s.length && p.s.charCodeAt(0) === s.charCodeAt(0) && p.s === s) return p;
   const p = new Profile(s, !SURROGATE.test(s));
   if (profiles.length >= CACHE_SIZE) profiles.pop();
   profiles.unshift(p);
