@@ -93,7 +93,11 @@ class Profile {
 const profiles: Profile[] = [];
 
 function profile(s: string): Profile {
-  for (const p of profiles) if (p.s === s) return p;
+  // V8 keeps a string built by concatenation as a tree of its parts until something reads its
+  // units; === against an equal cached string then walks the tree, which costs more than the
+  // flattening that the scan below, or any slice, does anyway. Reading its first unit flattens it
+  // first. (The unit is compared, not just read: an unused read is optimized away.)
+  for (const p of profiles) if (p.s.length === s.length && p.s.charCodeAt(0) === s.charCodeAt(0) && p.s === s) return p;
   const p = new Profile(s, !SURROGATE.test(s));
   if (profiles.length >= CACHE_SIZE) profiles.pop();
   profiles.unshift(p);
@@ -308,7 +312,9 @@ export function cpLastIndexOf(hay: string, needle: string, from = Infinity): num
 
 /** hay.split(sep) at aligned matches only: str.split(sep) without maxsplit. `sep` is not empty. */
 export function cpSplitAll(hay: string, sep: string): string[] {
-  if (!mayMisalign(sep)) return hay.split(sep);
+  // V8's split calls into its runtime, which a short string does not repay: there a loop of
+  // indexOf is about twice as fast.
+  if (hay.length >= 1024 && !mayMisalign(sep)) return hay.split(sep);
   const out: string[] = [];
   let done = 0;
   for (let i = cpIndexOf(hay, sep); i >= 0; i = cpIndexOf(hay, sep, done)) {

@@ -453,9 +453,30 @@ const SPACE_BUT_BLANK = /[\t-\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\
 /** split() on runs of whitespace; after `max` splits the rest keeps its trailing whitespace. */
 function splitSpaces(s: string, max: number): string[] {
   const n = s.length;
-  // A long text whose only whitespace is " ": V8's native split finds the words much faster than
-  // a scan unit by unit here (the runs of spaces leave empty pieces, dropped below).
-  if (n >= 1024 && max === Infinity && !SPACE_BUT_BLANK.test(s)) return wordsBetweenBlanks(s);
+  // When the only whitespace is " ", V8's native split (a long text, no maxsplit) or indexOf
+  // finds the words much faster than a scan unit by unit.
+  if (n >= 1024 && max === Infinity) return wordsBetweenBlanks(s) ?? splitAnySpaces(s, max);
+  if (SPACE_BUT_BLANK.test(s)) return splitAnySpaces(s, max);
+  const out: string[] = [];
+  const words = n >= 1024 ? new RecentWords() : null;
+  for (let i = 0; i < n; ) {
+    let end = s.indexOf(" ", i);
+    if (end < 0) end = n;
+    if (end > i) {
+      if (out.length === max) {
+        out.push(s.slice(i));
+        break;
+      }
+      out.push(words === null ? s.slice(i, end) : words.take(s, i, end));
+    }
+    i = end + 1;
+  }
+  return out;
+}
+
+/** splitSpaces for a text with whitespace other than " ". */
+function splitAnySpaces(s: string, max: number): string[] {
+  const n = s.length;
   const out: string[] = [];
   const words = n >= 1024 ? new RecentWords() : null;
   let i = 0;
@@ -473,14 +494,34 @@ function splitSpaces(s: string, max: number): string[] {
   return out;
 }
 
-/** The words of `s` split on " " alone, the empty pieces dropped; recurring words shared. */
-function wordsBetweenBlanks(s: string): string[] {
+/**
+ * The words of `s` split on " " alone, the empty pieces dropped, recurring words shared; null if
+ * `s` has whitespace other than " ".
+ */
+function wordsBetweenBlanks(s: string): string[] | null {
   const parts = s.split(" ");
   const words = new RecentWords();
+  // A word equal to one seen before was checked for other whitespace then, so only new words are
+  // checked, one by one while they are few (a text of recurring words is never scanned whole),
+  // then by one scan of the whole text.
+  let checks = s.length >> 8;
   let k = 0;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    if (part.length > 0) parts[k++] = words.share(part);
+    if (part.length === 0) continue;
+    const known = words.seen(part);
+    if (known !== null) {
+      parts[k++] = known;
+      continue;
+    }
+    if (checks > 0) {
+      checks--;
+      if (SPACE_BUT_BLANK.test(part)) return null;
+    } else if (checks === 0) {
+      checks = -1;
+      if (SPACE_BUT_BLANK.test(s)) return null;
+    }
+    parts[k++] = part;
   }
   parts.length = k;
   return parts;
@@ -507,15 +548,15 @@ class RecentWords {
     return word;
   }
 
-  /** `word` (not empty), or the equal word seen shortly before. */
-  share(word: string): string {
+  /** The word equal to `word` (not empty) seen shortly before, or null (then `word` is remembered). */
+  seen(word: string): string | null {
     const length = word.length;
-    if (length > 24) return word;
+    if (length > 24) return null;
     const h = (word.charCodeAt(0) * 31 + word.charCodeAt(length - 1) * 7 + length) & 255;
     const known = this.table[h]!;
     if (known === word) return known;
     this.table[h] = word;
-    return word;
+    return null;
   }
 }
 
@@ -771,8 +812,26 @@ const join: Method = (ctx, self, args, kwargs) => {
   }
   checkUnits(ctx, units);
   charge(ctx, units);
-  return (items as string[]).join(self);
+  return joinStrings(items as string[], self);
 };
+
+/** Items this many or fewer are joined in one call of Array.prototype.join. */
+const JOIN_AT_ONCE = 16384;
+const JOIN_CHUNK = 4096;
+
+/** items.join(sep), faster at both ends of the range of lengths. */
+function joinStrings(items: readonly string[], sep: string): string {
+  // Array.prototype.join costs some 50 ns to start; two strings and the separator concatenate
+  // in a fifth of that, and one string is the result.
+  if (items.length === 2) return items[0]! + sep + items[1]!;
+  if (items.length < 2) return items.length === 0 ? "" : items[0]!;
+  if (items.length <= JOIN_AT_ONCE) return items.join(sep);
+  // Past ~16k items (a 128 KiB array of pointers) V8's join costs about twice as much per item;
+  // joining chunks of a few thousand first avoids that, for one more copy of the text.
+  const chunks: string[] = [];
+  for (let i = 0; i < items.length; i += JOIN_CHUNK) chunks.push(items.slice(i, i + JOIN_CHUNK).join(sep));
+  return chunks.join(sep);
+}
 
 const replace: Method = (ctx, self, args, kwargs) => {
   positional("replace", args, kwargs, 2, 3);
