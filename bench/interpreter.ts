@@ -224,17 +224,25 @@ runs. "Ours, closures only" is the same \`execute\` with that tier off: the clos
 compile.ts, what new and short scripts run on (a function of any run moves to the JavaScript
 tier at its 1000th call).
 
+Node runs with \`--max-semi-space-size=32\` (the machine line above says so), as the gateway and
+code-mode-exec do: a 32 MiB young generation instead of V8's default 16. Without it (\`node
+dist/bench/interpreter.js\`, one run on 2026-11-30) ours ÷ CPython was 0.61 instead of 0.49: the
+workloads that keep tens of thousands of young values alive, which the collector copies at every
+scavenge, were slower (string building 1.6×, comprehension + sort 1.6×, f-strings 1.4×).
+
 History: before issue 7's speed work (commit 82f964d, \`--quick\`) ours ÷ CPython was 3.56, a
 trivial execution 19.0 µs; with the closure tree tuned (commit 99e1cc0, full run) 1.66, and 0.71
-of Monty's time.
+of Monty's time; with the JavaScript tier (commit 0affa91) 0.66.
 
 Where the time goes now (\`node --cpu-prof\`, JavaScript tier): an iteration of the arithmetic
-loop costs some 15 ns (CPython: 85 ns); a Python call some 35-40 ns (CPython: 34 ns), most of it
-the frame and its slots, which every call allocates, and the budget's steps. The rest is the
-built-in operations themselves (splitting, dict methods, sorting, formatting) and garbage
-collection (10-20% of a workload). Reaching 0.5× CPython on every workload would take Python
-calls without a heap frame (locals in JavaScript variables, a frame made only when a traceback or
-a suspension needs one) and cheaper built-ins, not a faster dispatch.`;
+loop costs some 13 ns (CPython: 84 ns), a quarter of it the budget's steps; a Python call some
+32 ns (CPython: 33 ns): the frame and its slots, which every call allocates, and three steps.
+JSON records is mostly building dicts (a JavaScript Map each, about 130 ns for seven keys) and
+reading them. Garbage collection is 10-40% of the allocation-heavy workloads' CPU time, most of
+it in the few runs a scavenge falls in, which the medians mostly skip. What would remove most of
+the rest: Python calls without a heap frame (locals in JavaScript variables, a frame made only
+when a traceback or a suspension needs one), and steps counted in a register and settled at
+calls, not in memory at every statement.`;
 
 const mismatchText = mismatches.length ? `\n\nResults that differ from CPython's:\n${mismatches.map((m) => `- ${m}`).join("\n")}` : "";
 const body = `${table}\n\n${trivialTable}\n\nTargets:\n${targets}\n${notes}${mismatchText}`;
