@@ -61,7 +61,8 @@ async function startGatewayProcess(dir: string, store: boolean): Promise<{ child
   const config = join(dir, "config.json");
   writeFileSync(config, JSON.stringify({ mcp: { client_configs: edgeClients() } }));
   const args = store ? [GATEWAY_CLI, "--config", config, "--data", join(dir, "data"), "--port", "0"] : [SERVE];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+  // With this bench's own Node flags: `npm run bench` passes the gateway's (bench/all.ts).
+  const child = spawn(process.execPath, [...process.execArgv, ...args], { stdio: ["ignore", "ignore", "pipe"] });
   const url = await listeningUrl(child, 30_000);
   for (let i = 0; ; i++) {
     const health = (await (await fetch(`${url}/health`)).json()) as { servers: { name: string; state: string }[] };
