@@ -61,6 +61,11 @@ export class Globals {
     this.cell(name).v = value;
   }
 
+  /** Unbinds every name (the execution is over). */
+  clear(): void {
+    for (const c of this.cells.values()) c.v = UNBOUND;
+  }
+
   /** Unbinds `name`; false when it was not bound. */
   delete(name: string): boolean {
     const c = this.cells.get(name);

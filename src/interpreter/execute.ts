@@ -222,6 +222,12 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
     if (onAbort) options.signal?.removeEventListener("abort", onAbort);
     rt.finish();
     noteRun(module, meter.steps);
+    // The script's globals are unbound as it ends. Its cells can outlive it in V8's old
+    // generation (dead, but not yet collected), and a young-generation collection takes what they
+    // point at as alive: the script's last values, and all they hold, were copied and promoted
+    // until the next full collection. Running the eight interpreter benches for ~12 s, scavenges
+    // promoted 772 MB and paused 1.4 s; with the cells cleared, 126 MB and 0.64 s.
+    globals.clear();
   }
 }
 
