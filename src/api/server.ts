@@ -18,7 +18,7 @@ import {
 } from "fastify";
 import { type AgentRouteOptions, registerAgentRoutes } from "../agent/route.js";
 import { DEFAULT_PAGE_SIZE, ExecLog, type LogQuery } from "../gateway/exec-log.js";
-import { type Caller, type Gateway, type GatewaySettings, ToolDeniedError, ToolNotGrantedError, UnknownToolError } from "../gateway/gateway.js";
+import { type Caller, type Gateway, ToolDeniedError, ToolNotGrantedError, UnknownToolError } from "../gateway/gateway.js";
 import {
   callerFromHeaders,
   generateKeyValue,
@@ -28,9 +28,10 @@ import {
   parseVirtualKey,
   type VirtualKey,
 } from "../gateway/virtual-keys.js";
-import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";
+import { LIMIT_FIELDS } from "../interpreter/budget.js";
 import { type ClientConfig, ConfigError, parseClientConfig } from "../upstream/config.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
+import { type ConfigFields, configView, HttpError, settingsFromUpdate } from "./settings-update.js";
 import { registerWeb } from "./web.js";
 
 export interface ServerOptions extends AgentRouteOptions {
@@ -43,17 +44,6 @@ export interface ServerOptions extends AgentRouteOptions {
   adminToken?: string;
   /** Where executions are logged (default: a fresh in-memory log). */
   log?: ExecLog;
-}
-
-/** An error with the HTTP status it answers with. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "HttpError";
-  }
 }
 
 // ------------------------------------------------------------------ schemas
@@ -317,18 +307,6 @@ const toolMessageResponse = {
 
 // ------------------------------------------------------------------ request and response types
 
-/** The client_config fields this gateway reads (all optional in a PUT). */
-export interface ConfigFields {
-  mcp_code_mode_limits?: Partial<Record<keyof Limits, number>>;
-  mcp_tool_execution_timeout?: number;
-  mcp_code_mode_binding_level?: "server" | "tool";
-  mcp_agent_depth?: number;
-  mcp_code_mode_instructions_limit?: number;
-  mcp_direct_instructions_limit?: number;
-}
-
-type ConfigView = { client_config: Required<ConfigFields> & { mcp_code_mode_limits: Limits } };
-
 type ToolCallBody =
   | { type: "function_call"; call_id: string; name: string; arguments: string }
   | { id: string; type?: "function"; function: { name: string; arguments: string } };
@@ -394,88 +372,6 @@ function describeValidation(errors: FastifySchemaValidationError[], dataVar: str
   if (["type", "enum", "const", "minimum", "pattern"].includes(error.keyword) && data !== undefined) text += ` (got ${shown(data)})`;
   const where = dataVar === "body" ? path : [dataVar, ...path];
   return `${where.length ? where.join(".") : `the ${dataVar}`} ${text}`;
-}
-
-/** Turns resolveLimits' message, which starts with the limit's name, into one that names `path`. */
-function limitError(path: string, field: string, e: unknown): HttpError {
-  const message = e instanceof Error ? e.message : String(e);
-  return new HttpError(400, message.startsWith(field) ? `${path}${message.slice(field.length)}` : `${path}: ${message}`);
-}
-
-// ------------------------------------------------------------------ settings <-> client_config
-
-function configView(settings: GatewaySettings): ConfigView {
-  const limits = Object.fromEntries(LIMIT_FIELDS.map((f) => [f, settings.limits[f]])) as unknown as Limits;
-  return {
-    client_config: {
-      mcp_code_mode_limits: limits,
-      mcp_tool_execution_timeout: settings.limits.tool_execution_timeout,
-      mcp_code_mode_binding_level: settings.bindingLevel,
-      mcp_agent_depth: settings.maxAgentDepth,
-      mcp_code_mode_instructions_limit: settings.instructionsLimit,
-      mcp_direct_instructions_limit: settings.directInstructionsLimit,
-    },
-  };
-}
-
-/**
- * The settings a PUT asks for, checked completely; throws HttpError(400) before anything changes.
- *
- * - `mcp_code_mode_limits` omitted: the current limits stay. Given: it replaces them, and each limit
- *   it leaves out (or sets to 0) takes its DEFAULT, not its current value; so `{}` resets them all.
- *   This is Bifrost's rule ("an omitted field, or 0, uses its default").
- * - The execution timeout is Bifrost's separate `mcp_tool_execution_timeout`, mirrored as
- *   `mcp_code_mode_limits.tool_execution_timeout`; it changes only when one of the two is given
- *   (so `{}` leaves it alone, as in Bifrost). When both are given and differ, the one that differs
- *   from the current value is the edit (a read-modify-write of the whole object changes only
- *   one); when both differ from it, the request is ambiguous and refused.
- */
-export function settingsFromUpdate(current: GatewaySettings, update: ConfigFields): GatewaySettings {
-  const at = "client_config";
-  let limits = current.limits;
-  let limitsTimeout: number | undefined;
-  if (update.mcp_code_mode_limits !== undefined) {
-    const given = update.mcp_code_mode_limits;
-    for (const [field, value] of Object.entries(given)) {
-      try {
-        resolveLimits({ [field]: value });
-      } catch (e) {
-        throw limitError(`${at}.mcp_code_mode_limits.${field}`, field, e);
-      }
-    }
-    const resolved = resolveLimits(given);
-    if (given.tool_execution_timeout !== undefined) limitsTimeout = resolved.tool_execution_timeout;
-    limits = { ...resolved, tool_execution_timeout: current.limits.tool_execution_timeout };
-  }
-  let topTimeout: number | undefined;
-  if (update.mcp_tool_execution_timeout !== undefined) {
-    try {
-      topTimeout = resolveLimits({ tool_execution_timeout: update.mcp_tool_execution_timeout }).tool_execution_timeout;
-    } catch (e) {
-      throw limitError(`${at}.mcp_tool_execution_timeout`, "tool_execution_timeout", e);
-    }
-  }
-  const timeout = chooseTimeout(current.limits.tool_execution_timeout, topTimeout, limitsTimeout);
-  return {
-    ...current,
-    limits: { ...limits, tool_execution_timeout: timeout },
-    bindingLevel: update.mcp_code_mode_binding_level ?? current.bindingLevel,
-    maxAgentDepth: update.mcp_agent_depth ?? current.maxAgentDepth,
-    instructionsLimit: update.mcp_code_mode_instructions_limit ?? current.instructionsLimit,
-    directInstructionsLimit: update.mcp_direct_instructions_limit ?? current.directInstructionsLimit,
-  };
-}
-
-function chooseTimeout(current: number, top: number | undefined, inLimits: number | undefined): number {
-  if (top === undefined) return inLimits ?? current;
-  if (inLimits === undefined || inLimits === top) return top;
-  if (top === current) return inLimits;
-  if (inLimits === current) return top;
-  throw new HttpError(
-    400,
-    `client_config.mcp_tool_execution_timeout (${top}) and client_config.mcp_code_mode_limits.tool_execution_timeout (${inLimits}) ` +
-      "are the same setting and disagree; give one of them",
-  );
 }
 
 // ------------------------------------------------------------------ clients

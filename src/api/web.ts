@@ -18,7 +18,7 @@ import { META_TOOL_NAMES } from "../codemode/meta-tools.js";
 import { DEFAULT_LIMITS } from "../interpreter/budget.js";
 import { stringifyPlain } from "../interpreter/boundary.js";
 import type { SandboxResult } from "../interpreter/execute.js";
-import { type ConfigFields, HttpError, settingsFromUpdate } from "./server.js";
+import { type ConfigFields, HttpError, settingsFromUpdate } from "./settings-update.js";
 
 /** The folder of the built page: `dist/web` under the package root (the folder holding package.json). */
 export function defaultWebRoot(): string {
