@@ -2,6 +2,8 @@
 // program, what the sandbox reports: printed output, the uncaught error's type and message, and
 // the result (RESULT, else result) serialized as SPEC §8 does.
 import { spawnSync } from "node:child_process";
+import { expect } from "vitest";
+import { execute } from "../../src/interpreter/execute.js";
 
 const DRIVER = String.raw`
 import contextlib, io, json, signal, sys, traceback
@@ -94,4 +96,13 @@ export function disagreements<C>(cases: readonly C[], theirs: readonly unknown[]
     if (JSON.stringify(mine) !== JSON.stringify(theirs[i])) out.push(`${label(c)}: ours ${JSON.stringify(mine)}, CPython ${JSON.stringify(theirs[i])}`);
   });
   return out;
+}
+
+/** Runs `source` in the sandbox and under CPython: both must complete, with the same result. */
+export async function expectResultAsCPython(source: string): Promise<void> {
+  const [theirs] = cpython([source]);
+  const mine = await execute(source);
+  expect(mine.error).toBeNull();
+  expect(theirs!.error).toBeNull();
+  expect(mine.result).toEqual(JSON.parse(theirs!.result));
 }

@@ -6,12 +6,11 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { execute } from "../../src/interpreter/execute.js";
 import { PyException } from "../../src/interpreter/errors.js";
 import { FormatSpec, formatValue } from "../../src/interpreter/format.js";
 import { floatRepr, repr, str } from "../../src/interpreter/repr.js";
 import { normInt, PyFloat, type Value } from "../../src/interpreter/values.js";
-import { disagreements, cpython as runPrograms } from "./cpython.js";
+import { disagreements, expectResultAsCPython } from "./cpython.js";
 import { floatHex } from "./float-hex.js";
 import { testContext } from "./native-context.js";
 
@@ -238,10 +237,6 @@ describe("f-strings with the common specs match CPython end to end", () => {
       "    lines.append(f\"{i:>6}|{x:10.2f}|{i:x}|{'row':<5}{i % 7:03d}|{x!r}|{x:%}|{x}|{-x:^12.3f}|{i:+08,}|{i:#_b}\")",
       "RESULT = lines",
     ].join("\n");
-    const [theirs] = runPrograms([source]);
-    const mine = await execute(source);
-    expect(mine.error).toBeNull();
-    expect(theirs!.error).toBeNull();
-    expect(mine.result).toEqual(JSON.parse(theirs!.result));
+    await expectResultAsCPython(source);
   });
 });

@@ -5,12 +5,11 @@
 // a shortcut: the doubles next to a short decimal, the bounds of the ranges, signs and zeros.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { execute } from "../../src/interpreter/execute.js";
 import { PyException } from "../../src/interpreter/errors.js";
 import { formatValue } from "../../src/interpreter/format.js";
 import { floatRepr, repr, str } from "../../src/interpreter/repr.js";
 import { normInt, PyFloat, type Value } from "../../src/interpreter/values.js";
-import { cpython as runPrograms, disagreements } from "./cpython.js";
+import { disagreements, expectResultAsCPython } from "./cpython.js";
 import { floatHex } from "./float-hex.js";
 import { testContext } from "./native-context.js";
 
@@ -138,10 +137,6 @@ describe("f-strings on these paths", () => {
       "    lines.append(f\"{i:>6}|{x:10.2f}|{i:x}|{'row':<5}{i % 7:03d}|{x!r}|{y!r}|{-y}|{y:.3f}|{i:0>4}|{x:012.1f}\")",
       "RESULT = lines",
     ].join("\n");
-    const [theirs] = runPrograms([source]);
-    const mine = await execute(source);
-    expect(mine.error).toBeNull();
-    expect(theirs!.error).toBeNull();
-    expect(mine.result).toEqual(JSON.parse(theirs!.result));
+    await expectResultAsCPython(source);
   });
 });

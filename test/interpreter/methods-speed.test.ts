@@ -8,17 +8,8 @@ import { METHOD_TABLES } from "../../src/interpreter/methods/index.js";
 import type { Kwargs } from "../../src/interpreter/native.js";
 import { PyDict, PyList, PyTuple, type Value } from "../../src/interpreter/values.js";
 import { disagreements } from "./cpython.js";
+import { Rng } from "./generate.js";
 import { testContext } from "./native-context.js";
-
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Pieces of text: words, every kind of Python whitespace and line break, non-ASCII letters, an
 // astral character (a surrogate pair here) and lone surrogates, which may pair up when adjacent.
@@ -28,14 +19,10 @@ const PIECES = [
 ];
 const WORDS = ["alpha", "beta", "gamma", "é", "😀x", "w".repeat(24), "w".repeat(25), "a\ude00", "\ud83d"];
 
-function text(rand: () => number, pieces: readonly string[], n: number): string {
+function text(rand: Rng, pieces: readonly string[], n: number): string {
   let s = "";
-  for (let i = 0; i < n; i++) s += pieces[Math.floor(rand() * pieces.length)]!;
+  for (let i = 0; i < n; i++) s += rand.pick(pieces);
   return s;
-}
-
-function pick<T>(rand: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(rand() * xs.length)]!;
 }
 
 interface Call {
@@ -47,38 +34,38 @@ interface Call {
 
 /** The calls: each fast path with inputs on both sides of its conditions. */
 function calls(seed: number): Call[] {
-  const rand = random(seed);
+  const rand = new Rng(seed);
   const out: Call[] = [];
-  const shortText = () => text(rand, PIECES, Math.floor(rand() * 12));
+  const shortText = () => text(rand, PIECES, Math.floor(rand.next() * 12));
   // Long texts: words between blanks only (the native split), or with other whitespace too.
   const longText = () => {
-    const only = rand() < 0.6;
+    const only = rand.next() < 0.6;
     let s = "";
-    while (s.length < 1100) s += pick(rand, WORDS) + (only ? pick(rand, [" ", "  "]) : pick(rand, [" ", "\n", "\t", " \u3000"]));
-    return rand() < 0.5 ? " " + s : s.trimEnd();
+    while (s.length < 1100) s += rand.pick(WORDS) + (only ? rand.pick([" ", "  "]) : rand.pick([" ", "\n", "\t", " \u3000"]));
+    return rand.next() < 0.5 ? " " + s : s.trimEnd();
   };
-  const needle = () => pick(rand, ["", "a", "ab", "b a", "\n", "😀", "\ud83d", "\ude00", "a\ud83d", "\ude00b", "é", "Σ", "action=", "zz"]);
+  const needle = () => rand.pick(["", "a", "ab", "b a", "\n", "😀", "\ud83d", "\ude00", "a\ud83d", "\ude00b", "é", "Σ", "action=", "zz"]);
   for (let i = 0; i < 400; i++) {
-    const self = rand() < 0.85 ? shortText() : longText();
+    const self = rand.next() < 0.85 ? shortText() : longText();
     const sub = needle();
     out.push({ self, method: "split", args: [] });
-    out.push({ self, method: "split", args: [pick(rand, [null, " ", "\n", "😀", "\ude00", "a"])] });
-    out.push({ self, method: "split", args: [null, Math.floor(rand() * 4) - 1] });
+    out.push({ self, method: "split", args: [rand.pick([null, " ", "\n", "😀", "\ude00", "a"])] });
+    out.push({ self, method: "split", args: [null, Math.floor(rand.next() * 4) - 1] });
     out.push({ self, method: "rsplit", args: [] });
     out.push({ self, method: "splitlines", args: [] });
-    out.push({ self, method: "splitlines", args: [rand() < 0.5] });
-    out.push({ self, method: "replace", args: [sub, pick(rand, ["", "-", "$&", "$1", "😀"])] });
-    out.push({ self, method: "replace", args: [sub, "#", Math.floor(rand() * 3) - 1] });
+    out.push({ self, method: "splitlines", args: [rand.next() < 0.5] });
+    out.push({ self, method: "replace", args: [sub, rand.pick(["", "-", "$&", "$1", "😀"])] });
+    out.push({ self, method: "replace", args: [sub, "#", Math.floor(rand.next() * 3) - 1] });
     for (const method of ["startswith", "endswith", "find", "rfind", "count", "index", "rindex"]) {
       out.push({ self, method, args: [sub] });
-      out.push({ self, method, args: [text(rand, PIECES, Math.floor(rand() * 3))] });
+      out.push({ self, method, args: [text(rand, PIECES, Math.floor(rand.next() * 3))] });
     }
-    out.push({ self, method: "startswith", args: [self.slice(0, Math.floor(rand() * 4))] });
-    out.push({ self, method: "endswith", args: [self.slice(self.length - Math.floor(rand() * 4))] });
+    out.push({ self, method: "startswith", args: [self.slice(0, Math.floor(rand.next() * 4))] });
+    out.push({ self, method: "endswith", args: [self.slice(self.length - Math.floor(rand.next() * 4))] });
     out.push({ self, method: "endswith", args: [new PyTuple([sub, "ok"])] });
-    out.push({ self, method: "find", args: [sub, Math.floor(rand() * 6) - 3] });
-    const items: Value[] = Array.from({ length: Math.floor(rand() * 4) }, () => (rand() < 0.1 ? 7 : shortText()));
-    out.push({ self: sub, method: "join", args: [rand() < 0.5 ? new PyList(items) : new PyTuple(items)] });
+    out.push({ self, method: "find", args: [sub, Math.floor(rand.next() * 6) - 3] });
+    const items: Value[] = Array.from({ length: Math.floor(rand.next() * 4) }, () => (rand.next() < 0.1 ? 7 : shortText()));
+    out.push({ self: sub, method: "join", args: [rand.next() < 0.5 ? new PyList(items) : new PyTuple(items)] });
     out.push({ self: sub, method: "join", args: [shortText()] });
   }
   out.push({ self: ",", method: "join", args: [3] });

@@ -9,6 +9,7 @@ import { STR_METHODS } from "../../src/interpreter/methods/str.js";
 import { cpAt, cpLength, cpSlice } from "../../src/interpreter/strings.js";
 import { PyList, PyTuple, type Value } from "../../src/interpreter/values.js";
 import { disagreements } from "./cpython.js";
+import { Rng } from "./generate.js";
 import { testContext } from "./native-context.js";
 
 interface Call {
@@ -57,20 +58,6 @@ function differences(batch: Call[]): string[] {
   return disagreements(batch, runCpython(batch), runOurs, label);
 }
 
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(rand: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(rand() * xs.length)]!;
-}
-
 // Every whitespace character split() knows besides " ", and characters JS's \s has but Python's
 // whitespace has not (U+FEFF, U+180E), which must stay inside words.
 const OTHER_SPACES = ["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"];
@@ -78,27 +65,27 @@ const NOT_SPACES = ["\ufeff", "\u180e", "\u200b", "\x1b", "\x84", "\x86"];
 const WORDS = ["a", "ok", "alpha", "é", "中", "😀", "x😀y", "\ud83d", "\ude00", "user=7", "w".repeat(24), "w".repeat(25), ...NOT_SPACES];
 
 /** Words between runs of blanks, optionally with other whitespace, `units` long or a little more. */
-function spacedText(rand: () => number, units: number, others: boolean): string {
-  let s = rand() < 0.3 ? pick(rand, [" ", "  "]) : "";
+function spacedText(rand: Rng, units: number, others: boolean): string {
+  let s = rand.next() < 0.3 ? rand.pick([" ", "  "]) : "";
   while (s.length < units) {
-    s += pick(rand, WORDS);
-    s += others && rand() < 0.2 ? pick(rand, OTHER_SPACES) : pick(rand, [" ", " ", "  ", "   "]);
+    s += rand.pick(WORDS);
+    s += others && rand.next() < 0.2 ? rand.pick(OTHER_SPACES) : rand.pick([" ", " ", "  ", "   "]);
   }
-  return rand() < 0.5 ? s.trimEnd() : s;
+  return rand.next() < 0.5 ? s.trimEnd() : s;
 }
 
 const MAXSPLITS: Value[] = [-1, 0, 1, 2, 5, 1000];
 
 function splitCalls(seed: number): Call[] {
-  const rand = random(seed);
+  const rand = new Rng(seed);
   const out: Call[] = [];
   for (const units of [0, 1, 3, 12, 60, 300, 1023, 1024, 1030, 3000]) {
     for (const others of [false, true]) {
       for (let k = 0; k < 6; k++) {
         const self = spacedText(rand, units, others);
         out.push({ self, method: "split", args: [] });
-        out.push({ self, method: "split", args: [null, pick(rand, MAXSPLITS)] });
-        out.push({ self, method: "split", args: [pick(rand, [" ", "  ", "@", "=", "a", "😀", "\ude00", "\ud83d", "w".repeat(24)])] });
+        out.push({ self, method: "split", args: [null, rand.pick(MAXSPLITS)] });
+        out.push({ self, method: "split", args: [rand.pick([" ", "  ", "@", "=", "a", "😀", "\ude00", "\ud83d", "w".repeat(24)])] });
       }
     }
   }
@@ -126,18 +113,18 @@ function splitCalls(seed: number): Call[] {
 }
 
 function joinCalls(seed: number): Call[] {
-  const rand = random(seed);
-  const item = () => pick(rand, ["", "a", "ok", "é", "😀", "\ud83d", "\ude00", "0123456789abcdef", "w".repeat(40)]);
+  const rand = new Rng(seed);
+  const item = () => rand.pick(["", "a", "ok", "é", "😀", "\ud83d", "\ude00", "0123456789abcdef", "w".repeat(40)]);
   const out: Call[] = [];
   for (const n of [0, 1, 2, 3, 16, 16384, 16385, 20_000, 40_000]) {
     for (const sep of ["", ",", ", ", "😀", "\ude00"]) {
       const items = Array.from({ length: n }, item);
-      out.push({ self: sep, method: "join", args: [rand() < 0.5 ? new PyList(items) : new PyTuple(items)] });
+      out.push({ self: sep, method: "join", args: [rand.next() < 0.5 ? new PyList(items) : new PyTuple(items)] });
     }
   }
   for (const [n, bad] of [[2, 0], [2, 1], [3, 2], [20_000, 0], [20_000, 4097], [20_000, 19_999]] as const) {
     const items: Value[] = Array.from({ length: n }, item);
-    items[bad] = pick(rand, [7, null, new PyList([])]);
+    items[bad] = rand.pick([7, null, new PyList([])]);
     out.push({ self: ",", method: "join", args: [new PyList(items)] });
   }
   out.push({ self: ",", method: "join", args: ["abc"] });
@@ -202,7 +189,7 @@ describe("budget charges do not depend on the path taken", () => {
   };
 
   it("split charges one step per 16 units scanned and one per piece", () => {
-    const rand = random(4);
+    const rand = new Rng(4);
     for (const units of [0, 5, 60, 1023, 1024, 5000]) {
       for (const others of [false, true]) {
         const s = spacedText(rand, units, others);
