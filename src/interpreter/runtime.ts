@@ -277,7 +277,7 @@ export class Runtime implements NativeContext {
   call(fn: Value, args: Value[], kwargs: Kwargs | null = null): Value {
     this.syncOnly++;
     try {
-      const r = kwargs === null && fn instanceof PyFunction && fn.code.unit !== null && fn.code.slotsAreArguments && fn.code.plainArity === args.length && this.jsDepth < STACK_SLICE ? this.callUnit(fn, args) : this.callValue(fn, args, kwargs, null);
+      const r = this.callValue(fn, args, kwargs, null);
       if (r instanceof Pending) {
         r.promise.catch(() => undefined);
         throw pyError("RuntimeError", "a tool call cannot run inside a callback given to a built-in (a sort key, map or filter function); call it in a loop instead");
@@ -288,30 +288,11 @@ export class Runtime implements NativeContext {
     }
   }
 
-  /**
-   * A callback (a sort key, a map function) whose body is a JS-tier unit, its arguments its slots:
-   * what callPlain does for it (nothing here may yield), without the layers between.
-   */
-  private callUnit(fn: PyFunction, args: Value[]): Value | Pending {
-    const frame = new FrameClass(args.slice(), fn.closure, fn.globals, fn.code.name, 1);
-    const unit = fn.code.unit!;
-    this.tick();
-    this.jsDepth++;
-    let r;
-    try {
-      r = unit.gen(frame, unit, 0, undefined, null, false);
-    } catch (e) {
-      this.jsDepth--;
-      throw this.traced(e, frame, null);
-    }
-    this.jsDepth--;
-    if (r instanceof Pending) return r;
-    return r === RETURN ? frame.ret : null;
-  }
-
   callFunction(fn: PyFunction, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
     const code = fn.code;
     if (kwargs === null && code.plainArity === args.length) {
+      // A frame of only the parameters, in order, is a copy of the arguments.
+      if (code.slotsAreArguments) return this.callPlain(fn, args.slice(), caller);
       const slots = code.emptySlots.slice();
       const params = code.params;
       for (let i = 0; i < args.length; i++) slots[params[i]!.slot] = args[i]!;
@@ -346,13 +327,13 @@ export class Runtime implements NativeContext {
     if (fn.code.cellSlots.length !== 0) return this.enter(fn, frame, caller);
     // enter() inline, for the commonest call: nothing to capture, nothing to wait for.
     this.tick();
-    if (this.jsDepth >= STACK_SLICE || this.yieldDue || yieldAlways) return this.resume(fn, frame, caller);
-    return this.run(fn, frame, caller);
+    return this.mayEnter(caller === null ? 0 : caller.depth) ? this.run(fn, frame, caller) : this.resume(fn, frame, caller);
   }
 
   /**
-   * Whether a call from a frame at `depth` may run its body now, on this JS stack: what callPlain
-   * checks before it runs a body. Generated code that enters a unit directly asks this first.
+   * Whether a call from a frame at `depth` may run its body now, on this JS stack; else it runs
+   * from resume() (a fresh stack, or after the event loop's turn). callPlain asks, and so does
+   * generated code before it enters a unit directly.
    */
   mayEnter(depth: number): boolean {
     if (depth >= RECURSION_LIMIT || this.jsDepth >= STACK_SLICE || this.yieldDue) return false;
@@ -384,7 +365,10 @@ export class Runtime implements NativeContext {
     this.jsDepth++;
     let r;
     try {
-      r = fn.code.body(frame);
+      // A JS-tier unit is called itself, not through its Stmt wrapper (code.body), whose one call
+      // site serves every unit.
+      const unit = fn.code.unit;
+      r = unit !== null ? unit.gen(frame, unit, 0, undefined, null, false) : fn.code.body(frame);
     } catch (e) {
       this.jsDepth--;
       throw this.traced(e, frame, caller);
