@@ -288,20 +288,7 @@ export class Gateway extends EventEmitter {
    * first attempt failed is "reconnecting", not waited for: a down server never blocks the rest.
    */
   private async firstConnections(signal: AbortSignal): Promise<void> {
-    const pending = this.manager.list().filter((c) => c.state === "connecting");
-    if (pending.length === 0 || signal.aborted) return;
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    await Promise.race([
-      Promise.all(pending.map((c) => c.whenSettled())),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, FIRST_CONNECTION_WAIT_MS);
-        onAbort = resolve;
-        signal.addEventListener("abort", onAbort, { once: true });
-      }),
-    ]);
-    clearTimeout(timer);
-    signal.removeEventListener("abort", onAbort!);
+    if (this.manager.list().some((c) => c.state === "connecting")) await this.manager.settled(FIRST_CONNECTION_WAIT_MS, signal);
   }
 
   /** The hook for a script's nested calls, when there is one. */

@@ -47,14 +47,21 @@ export class UpstreamManager extends EventEmitter {
     return [...this.connections.values()];
   }
 
-  /** Waits until every server's first connection attempt has settled, or `timeoutMs` passed. */
-  async settled(timeoutMs: number): Promise<void> {
+  /** Waits until every server's first connection attempt has settled, `timeoutMs` passed, or `signal` aborted. */
+  async settled(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return;
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     await Promise.race([
       Promise.all(this.list().map((c) => c.whenSettled())),
-      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        onAbort = resolve;
+        signal?.addEventListener("abort", onAbort, { once: true });
+      }),
     ]);
     clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort!);
   }
 
   async closeAll(): Promise<void> {
