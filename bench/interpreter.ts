@@ -230,9 +230,9 @@ dist/bench/interpreter.js\`, one run on 2026-11-30) ours ÷ CPython was 0.61 ins
 workloads that keep tens of thousands of young values alive, which the collector copies at every
 scavenge, were slower (string building 1.6×, comprehension + sort 1.6×, f-strings 1.4×).
 
-Spread: three full runs on 2026-11-30, one after another, gave ours ÷ CPython 0.48, 0.50 and 0.52
-(fib and JSON records at 1.0-1.07 in each): the 0.5 target lies within this machine's
-run-to-run spread, not clear of it.
+Spread: six full runs on 2026-11-30 gave ours ÷ CPython 0.48, 0.50, 0.52, 0.51, 0.51 and 0.51
+(fib at 1.02-1.06 and JSON records at 0.91-1.14 in each): the 0.5 target lies within this
+machine's run-to-run spread, not clear of it.
 
 History: before issue 7's speed work (commit 82f964d, \`--quick\`) ours ÷ CPython was 3.56, a
 trivial execution 19.0 µs; with the closure tree tuned (commit 99e1cc0, full run) 1.66, and 0.71
