@@ -230,7 +230,7 @@ dist/bench/interpreter.js\`, one run on 2026-11-30) ours ÷ CPython was 0.61 ins
 workloads that keep tens of thousands of young values alive, which the collector copies at every
 scavenge, were slower (string building 1.6×, comprehension + sort 1.6×, f-strings 1.4×).
 
-Spread: six full runs on 2026-11-30 gave ours ÷ CPython 0.48, 0.50, 0.52, 0.51, 0.51 and 0.51
+Spread: nine full runs of this build on 2026-11-30 gave ours ÷ CPython 0.48, 0.50, 0.52, 0.51, 0.51, 0.51, 0.51, 0.49 and 0.48 (the last is the table above)
 (fib at 1.02-1.06 and JSON records at 0.91-1.14 in each): the 0.5 target lies within this
 machine's run-to-run spread, not clear of it.
 
@@ -246,7 +246,19 @@ reading them. Garbage collection is 10-40% of the allocation-heavy workloads' CP
 it in the few runs a scavenge falls in, which the medians mostly skip. What would remove most of
 the rest: Python calls without a heap frame (locals in JavaScript variables, a frame made only
 when a traceback or a suspension needs one), and steps counted in a register and settled at
-calls, not in memory at every statement.`;
+calls, not in memory at every statement.
+
+Tried on 2026-11-30 and not kept (separate-process A/B runs, then this bench in alternating runs):
+- Steps counted in a local of each JavaScript-tier unit, added to the budget before every call
+  out and in a \`finally\`: no faster in either (the \`finally\`, and re-reading the budget after
+  every call, cost what the memory ticks had).
+- Much of what the steps seemed to cost is the time slice: a run that yields once (the first
+  slice is 0.5 ms) ran the arithmetic loop at ~5.0 ms against ~3.7 ms with no yield, and fib at
+  ~8.4 against ~7.4, though the time per step before and after the yield was the same: V8's code,
+  compiled once the re-entry paths had run, is slower throughout. A unit split in two functions
+  (one run from the start without the re-entry guards, one to resume in) made separate-process
+  runs of the arithmetic loop ~20% faster, but this bench, with every workload in one process,
+  slower (0.53, 0.54 and 0.53 against 0.51 and 0.49 for the build before, alternating).`;
 
 const mismatchText = mismatches.length ? `\n\nResults that differ from CPython's:\n${mismatches.map((m) => `- ${m}`).join("\n")}` : "";
 const body = `${table}\n\n${trivialTable}\n\nTargets:\n${targets}\n${notes}${mismatchText}`;
