@@ -27,7 +27,7 @@ import { Pending, DONE, PyBuiltin } from "./objects.js";
 import { compare, contains, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
-import { EMPTY_TUPLE, PyDict, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
+import { EMPTY_TUPLE, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
 import {
   augmentedValue,
   BREAK,
@@ -134,6 +134,7 @@ const runtimeNames = () => ({
   PyBuiltin,
   PyTuple,
   PyDict,
+  PyFloat,
   PyList,
   PySet,
   Cell,
@@ -562,7 +563,7 @@ class Generator {
     const fast = s.op === "+" || s.op === "-";
     const apply = (target: string, a: string, b: string): string =>
       fast
-        ? `if (typeof ${a} === "number" && typeof ${b} === "number" && Number.isSafeInteger(${target} = ${a} ${s.op} ${b})) {} ${s.op === "+" ? this.concat(target, a, b) : ""}else ${target} = augmentedValue(rt, ${op}, ${a}, ${b});`
+        ? `if (typeof ${a} === "number" && typeof ${b} === "number" && Number.isSafeInteger(${target} = ${a} ${s.op} ${b})) {} ${s.op === "+" ? this.concat(target, a, b) : ""}${this.floats(target, s.op as "+" | "-", a, b)}else ${target} = augmentedValue(rt, ${op}, ${a}, ${b});`
         : `${target} = augmentedValue(rt, ${op}, ${a}, ${b});`;
     if (s.target.kind === "Name") {
       const a = this.name(s.target, scope);
@@ -799,14 +800,18 @@ class Generator {
     const ints = `typeof ${a} === "number" && typeof ${b} === "number"`;
     switch (e.op) {
       case "+":
-        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} + ${b})) {} ${this.concat(t, a, b)}else ${t} = ${general};`);
+        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} + ${b})) {} ${this.concat(t, a, b)}${this.floats(t, "+", a, b)}else ${t} = ${general};`);
         break;
       case "-":
-        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} - ${b})) {} else ${t} = ${general};`);
+        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} - ${b})) {} ${this.floats(t, "-", a, b)}else ${t} = ${general};`);
         break;
       case "*":
         // -0 is not an int: 0 * -1 is 0.
-        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} * ${b})) { if (${t} === 0) ${t} = 0; } else ${t} = ${general};`);
+        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} * ${b})) { if (${t} === 0) ${t} = 0; } ${this.floats(t, "*", a, b)}else ${t} = ${general};`);
+        break;
+      case "/":
+        // Two ints below 2**53 are exact as doubles, so their quotient is rounded once, as CPython's.
+        this.step(`if (${ints} && ${b} !== 0) ${t} = new PyFloat(${a} / ${b}); ${this.floats(t, "/", a, b)}else ${t} = ${general};`);
         break;
       case "%":
         // Python's modulo takes the sign of the divisor.
@@ -820,6 +825,17 @@ class Generator {
         this.step(`${t} = ${general};`);
     }
     return t;
+  }
+
+  /**
+   * `else if` a float and a float or an int (a JS number: ints beyond 2**53 are bigints): the
+   * float result ops.binary gives, which IEEE arithmetic is (a zero divisor takes the general
+   * path, which raises).
+   */
+  private floats(t: string, op: "+" | "-" | "*" | "/", a: string, b: string): string {
+    const value = (x: string): string => `(typeof ${x} === "number" ? ${x} : (${x}).v)`;
+    const operands = `(${a} instanceof PyFloat ? typeof ${b} === "number" || ${b} instanceof PyFloat : typeof ${a} === "number" && ${b} instanceof PyFloat)`;
+    return `else if (${operands}${op === "/" ? ` && ${value(b)} !== 0` : ""}) ${t} = new PyFloat(${value(a)} ${op} ${value(b)}); `;
   }
 
   /** `else if` two strs: their concatenation, size-checked as ops.binary checks it. */

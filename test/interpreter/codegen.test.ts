@@ -7,6 +7,7 @@ import { setCodegen } from "../../src/interpreter/compile.js";
 import { execute, type Hosts, type SandboxResult } from "../../src/interpreter/execute.js";
 import { setYieldAlways } from "../../src/interpreter/runtime.js";
 import { programs } from "./generate.js";
+import { expectResultAsCPython } from "./cpython.js";
 
 afterAll(() => {
   // Every unit these tests compiled was valid JavaScript.
@@ -255,12 +256,36 @@ m[1][0] -= 5
 RESULT = [d, xs is ys, xs, m]`,
 };
 
+/** Float arithmetic, which the JS tier does inline (signed zeros, inf, nan, mixed with ints and bools). */
+const FLOATS = `
+a, b, x, z, n = 7, 2, 1.5, 0.0, -0.0
+big = 2**60
+values = [a / b, -a / b, 1 / 3, 10**15 / 7, 0 / 5, x * 2, 2 * x, x + 1, 1 + x, x - 3, 3 - x, x / 2, 2 / x,
+          x * x, n * 1, 1 * n, n + 0, 0 + n, n - 0, 0 - n, z * -1, 1e308 * 10, -1e308 * 10, True / 2, x + True,
+          big / 3, big * 0.5, 9007199254740993 / 1, 2**53 + 1.0, float("inf") - float("inf"), float("nan") * 0]
+s = 0.5
+for i in range(5):
+    s += i * 0.25
+    s -= 0.125
+errors = []
+for p, q in [(1, 0), (1.5, 0), (1, 0.0), (0.0, -0.0)]:
+    try:
+        p / q
+    except ZeroDivisionError as e:
+        errors.append(str(e))
+RESULT = [repr(v) for v in values] + [repr(s), errors]`;
+
 describe("the JavaScript tier matches the closure tier", () => {
   for (const [name, source] of Object.entries(SCRIPTS)) {
     it(name, async () => {
       await bothTiers(source);
     });
   }
+
+  it("computes float arithmetic as the closure tier and CPython do", async () => {
+    await bothTiers(FLOATS);
+    await expectResultAsCPython(FLOATS);
+  });
 
   it("suspends at every call: results are the tools' answers, in call order", async () => {
     const r = await bothTiers(SCRIPTS["calls inside and/or, conditional expressions, f-strings and dicts"]!);
