@@ -70,6 +70,16 @@ interface Plan {
   globals: string[];
 }
 
+/** Whether `a` and `b` are a float and a float or an int (a JS number: ints beyond 2**53 are bigints). */
+function floatOperands(a: string, b: string): string {
+  return `(${a} instanceof PyFloat ? typeof ${b} === "number" || ${b} instanceof PyFloat : typeof ${a} === "number" && ${b} instanceof PyFloat)`;
+}
+
+/** The double of a float or int operand that floatOperands accepted (a literal takes `.v` in parentheses). */
+function floatValue(x: string): string {
+  return `(typeof ${x} === "number" ? ${x} : (${x}).v)`;
+}
+
 /** One execution's view of a compiled unit. */
 export class Unit {
   G: Cell[] | null = null;
@@ -833,9 +843,7 @@ class Generator {
    * path, which raises).
    */
   private floats(t: string, op: "+" | "-" | "*" | "/", a: string, b: string): string {
-    const value = (x: string): string => `(typeof ${x} === "number" ? ${x} : (${x}).v)`;
-    const operands = `(${a} instanceof PyFloat ? typeof ${b} === "number" || ${b} instanceof PyFloat : typeof ${a} === "number" && ${b} instanceof PyFloat)`;
-    return `else if (${operands}${op === "/" ? ` && ${value(b)} !== 0` : ""}) ${t} = new PyFloat(${value(a)} ${op} ${value(b)}); `;
+    return `else if (${floatOperands(a, b)}${op === "/" ? ` && ${floatValue(b)} !== 0` : ""}) ${t} = new PyFloat(${floatValue(a)} ${op} ${floatValue(b)}); `;
   }
 
   /** `else if` two strs: their concatenation, size-checked as ops.binary checks it. */
@@ -851,7 +859,9 @@ class Generator {
       case "<=":
       case ">":
       case ">=":
-        this.step(`${t} = ${ints} ? ${a} ${op} ${b} : compare(${JSON.stringify(op)}, ${a}, ${b}, rt.budget);`);
+        // A float against a float or an int compares their doubles (an int here is exact as one);
+        // NaN compares false either way.
+        this.step(`${t} = ${ints} ? ${a} ${op} ${b} : ${floatOperands(a, b)} ? ${floatValue(a)} ${op} ${floatValue(b)} : compare(${JSON.stringify(op)}, ${a}, ${b}, rt.budget);`);
         break;
       case "==":
       case "!=": {
@@ -860,11 +870,12 @@ class Generator {
         break;
       }
       case "in":
-        this.step(`${t} = contains(${b}, ${a}, rt.budget);`);
+      case "not in": {
+        // A str key not starting with NUL is its own hash key (values.ts hashKey), as in contains().
+        const dictKey = `${b} instanceof PyDict && typeof ${a} === "string" && (${a}).charCodeAt(0) !== 0`;
+        this.step(`${t} = ${op === "in" ? "" : "!"}(${dictKey} ? (${b}).map.has(${a}) : contains(${b}, ${a}, rt.budget));`);
         break;
-      case "not in":
-        this.step(`${t} = !contains(${b}, ${a}, rt.budget);`);
-        break;
+      }
       case "is":
         this.step(`${t} = ${a} === ${b};`);
         break;

@@ -275,6 +275,24 @@ for p, q in [(1, 0), (1.5, 0), (1, 0.0), (0.0, -0.0)]:
         errors.append(str(e))
 RESULT = [repr(v) for v in values] + [repr(s), errors]`;
 
+/** Comparisons the JS tier does inline: floats against floats and ints, str keys in dicts. */
+const COMPARISONS = `
+d = {"a": 1, "\\0x": 2, 3: 4, (1, 2): 5}
+s = {"a", 3}
+x, y, n = 1.5, 2, float("nan")
+out = []
+for k in ["a", "b", "\\0x", "", 3, 3.0, (1, 2), True]:
+    out.append([k in d, k not in d])
+out.append(["a" in s, "b" not in s, "bc" in "abc", "x" in "abc", 3 in [1, 2, 3], 1 in range(3)])
+out.append([x < y, y < x, x <= 1.5, 1.5 >= x, x > 1, 1 > x, n < 1, n > 1, n <= n, 2**60 < 1.5e18, 1.5e18 < 2**60,
+            2**53 + 1 > 2.0**53, -0.0 < 0, 0 <= -0.0, True < 1.5, 1.5 > False])
+for bad in [lambda: 5 in 5, lambda: [] in d, lambda: 1.5 < "a", lambda: 3 in "abc"]:
+    try:
+        bad()
+    except TypeError as e:
+        out.append(str(e))
+RESULT = out`;
+
 describe("the JavaScript tier matches the closure tier", () => {
   for (const [name, source] of Object.entries(SCRIPTS)) {
     it(name, async () => {
@@ -285,6 +303,11 @@ describe("the JavaScript tier matches the closure tier", () => {
   it("computes float arithmetic as the closure tier and CPython do", async () => {
     await bothTiers(FLOATS);
     await expectResultAsCPython(FLOATS);
+  });
+
+  it("compares floats and finds str keys in dicts as the closure tier and CPython do", async () => {
+    await bothTiers(COMPARISONS);
+    await expectResultAsCPython(COMPARISONS);
   });
 
   it("suspends at every call: results are the tools' answers, in call order", async () => {
