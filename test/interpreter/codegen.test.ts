@@ -293,6 +293,23 @@ for bad in [lambda: 5 in 5, lambda: [] in d, lambda: 1.5 < "a", lambda: 3 in "ab
         out.append(str(e))
 RESULT = out`;
 
+/** dict.get and list.append, which the JS tier does at the call site. */
+const METHODS = `
+d = {"a": 1, "\\0x": 2, 3: 4, (1, 2): 5, "n": None}
+out = [d.get("a"), d.get("b"), d.get("b", 7), d.get("\\0x"), d.get(3), d.get(3.0), d.get((1, 2)), d.get("n", 9), d.get(True, "t")]
+xs = []
+for i in range(5):
+    xs.append(i)
+    xs.append(str(i) * i)
+out.append(xs)
+out.append([xs.append(None), len(xs)])
+for bad in [lambda: d.get(), lambda: d.get(1, 2, 3), lambda: d.get([]), lambda: xs.append(), lambda: xs.append(1, 2), lambda: "s".get("a"), lambda: d.append(1), lambda: (1,).append(1)]:
+    try:
+        bad()
+    except (TypeError, AttributeError) as e:
+        out.append(["TypeError" if isinstance(e, TypeError) else "AttributeError", str(e)])
+RESULT = out`;
+
 describe("the JavaScript tier matches the closure tier", () => {
   for (const [name, source] of Object.entries(SCRIPTS)) {
     it(name, async () => {
@@ -303,6 +320,13 @@ describe("the JavaScript tier matches the closure tier", () => {
   it("computes float arithmetic as the closure tier and CPython do", async () => {
     await bothTiers(FLOATS);
     await expectResultAsCPython(FLOATS);
+  });
+
+  it("calls dict.get and list.append as the closure tier and CPython do", async () => {
+    await bothTiers(METHODS);
+    await expectResultAsCPython(METHODS);
+    // list.append charges memory as it stores: both tiers stop at the same item.
+    await bothTiers("xs = []\nfor i in range(100000):\n    xs.append('x' * 50)", { max_memory_bytes: 1_000_000 });
   });
 
   it("compares floats and finds str keys in dicts as the closure tier and CPython do", async () => {
