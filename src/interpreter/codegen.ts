@@ -647,7 +647,10 @@ class Generator {
       case "List":
         if (target.elts.every((e) => e.kind === "Name" || e.kind === "Subscript" || e.kind === "Tuple" || e.kind === "List")) {
           const items = this.temp();
-          this.step(`${items} = unpackItems(rt, ${v}, ${target.elts.length}, -1);`);
+          const n = target.elts.length;
+          // A tuple of the right length is read in place (it cannot change while the targets are
+          // stored), charged as unpackItems charges it: a step per item.
+          this.step(`if (${v} instanceof PyTuple && (${v}).items.length === ${n}) { rt.budget.step(${n}); ${items} = (${v}).items; } else ${items} = unpackItems(rt, ${v}, ${n}, -1);`);
           target.elts.forEach((e, i) => {
             const item = this.temp();
             this.step(`${item} = ${items}[${i}];`);
@@ -899,8 +902,10 @@ class Generator {
     }
     if (key.kind === "Slice") return "if (false) {}";
     const dictKey = `(typeof ${k} === "string" ? ${k}.charCodeAt(0) !== 0 : typeof ${k} === "number")`;
-    const sequence = `(${c} instanceof PyList || ${c} instanceof PyTuple) && typeof ${k} === "number" && ${k} >= 0 && ${k} < ${c}.items.length`;
-    return `if (${c} instanceof PyDict && ${dictKey} && (${t} = ${c}.map.get(${k})) !== undefined) {} else if (${sequence}) ${t} = ${c}.items[${k}];`;
+    const sequence = `(${c} instanceof PyList || ${c} instanceof PyTuple) && typeof ${k} === "number"`;
+    // A negative index counts from the end, as getItem's does.
+    const item = `${k} >= 0 ? (${k} < ${c}.items.length ? ${c}.items[${k}] : undefined) : ${c}.items[${c}.items.length + ${k}]`;
+    return `if (${c} instanceof PyDict && ${dictKey} && (${t} = ${c}.map.get(${k})) !== undefined) {} else if (${sequence} && (${t} = ${item}) !== undefined) {}`;
   }
 
   /** `c[k] = v`: a str or int key goes straight into a dict's map, charged as setItem charges. */

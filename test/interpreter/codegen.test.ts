@@ -310,6 +310,31 @@ for bad in [lambda: d.get(), lambda: d.get(1, 2, 3), lambda: d.get([]), lambda: 
         out.append(["TypeError" if isinstance(e, TypeError) else "AttributeError", str(e)])
 RESULT = out`;
 
+/** Negative indexes and tuple unpacking, which the JS tier does inline. */
+const UNPACKING = `
+xs, tup = [1, 2, 3], (4, 5)
+out = [xs[-1], xs[-3], tup[-2], tup[-1], xs[0]]
+xs[-1] += 10
+out.append(xs)
+for k, v in {"a": 1, "b": 2}.items():
+    out.append([k, v])
+for i, (a, b) in enumerate([(1, 2), (3, 4)]):
+    out.append([i, a, b])
+a, b = "xy"
+c, d = [7, 8]
+out.append([a, b, c, d])
+for bad in [lambda: xs[-4], lambda: tup[-3], lambda: xs[3]]:
+    try:
+        bad()
+    except IndexError as e:
+        out.append(str(e))
+for value in [(1, 2, 3), (1,), 5, [1]]:
+    try:
+        p, q = value
+    except (ValueError, TypeError) as e:
+        out.append(str(e))
+RESULT = out`;
+
 describe("the JavaScript tier matches the closure tier", () => {
   for (const [name, source] of Object.entries(SCRIPTS)) {
     it(name, async () => {
@@ -327,6 +352,11 @@ describe("the JavaScript tier matches the closure tier", () => {
     await expectResultAsCPython(METHODS);
     // list.append charges memory as it stores: both tiers stop at the same item.
     await bothTiers("xs = []\nfor i in range(100000):\n    xs.append('x' * 50)", { max_memory_bytes: 1_000_000 });
+  });
+
+  it("indexes from the end and unpacks tuples as the closure tier and CPython do", async () => {
+    await bothTiers(UNPACKING);
+    await expectResultAsCPython(UNPACKING);
   });
 
   it("compares floats and finds str keys in dicts as the closure tier and CPython do", async () => {
