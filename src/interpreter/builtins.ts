@@ -63,10 +63,12 @@ function iterator(next: () => Value | typeof DONE, kind: string): PyIterator {
 // ------------------------------------------------------------------ conversions
 
 const INT_LITERAL = /^[+-]?(\d+(_\d+)*)$/;
+const SHORT_DECIMAL = /^[+-]?[0-9]{1,15}$/;
 
 /** int(x[, base]). */
 function toInt(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
-  const [x, base] = bind("int", { names: ["x", "base"], required: 0 }, args, kwargs);
+  // int(x), the usual call, binds without building an array.
+  const [x, base] = kwargs === null && args.length === 1 ? [args[0], undefined] : bind("int", { names: ["x", "base"], required: 0 }, args, kwargs);
   if (x === undefined) return 0;
   if (base !== undefined) {
     if (typeof x !== "string") throw pyError("TypeError", "int() can't convert non-string with explicit base");
@@ -102,6 +104,8 @@ function parseIntText(ctx: NativeContext, text: string, base: number): Value {
   if (base !== 0 && (base < 2 || base > 36)) throw pyError("ValueError", "int() base must be >= 2 and <= 36, or 0");
   ctx.budget.checkSize(text.length);
   ctx.budget.step(text.length >> 4);
+  // Up to 15 ASCII digits with an optional sign (the usual text) are exact as a double.
+  if ((base === 10 || base === 0) && SHORT_DECIMAL.test(text) && (base === 10 || !/^[+-]?0\d/.test(text))) return Number(text) + 0;
   // CPython shows at most 200 characters of the text's repr (%.200R).
   const invalid = () => pyError("ValueError", `invalid literal for int() with base ${base}: ${[...reprOf(text)].slice(0, 200).join("")}`);
   let s = asciiDigits(text.trim());
@@ -386,6 +390,13 @@ function roundFloat(x: number, digits: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   if (digits > 308) return x;
   if (digits < -308) return 0 * x;
+  if (digits >= 0 && digits <= 15) {
+    // toFixed rounds the exact binary value to the nearest n / 10^digits, as CPython does, and
+    // differs only on an exact tie (it takes the larger n; CPython the even one). x * 10^digits,
+    // off by at most a few units in its last place, is far from a half unless x may be a tie.
+    const y = Math.abs(x) * 10 ** digits;
+    if (y < 2 ** 50 && Math.abs(y - Math.floor(y) - 0.5) > y * 2 ** -48) return Number(x.toFixed(digits));
+  }
   // x = n / den exactly, den a power of two.
   let [n, den] = floatRatio(x);
   const pow = 10n ** BigInt(Math.abs(digits));
@@ -411,7 +422,8 @@ function roundFloat(x: number, digits: number): number {
 }
 
 function round(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
-  const [x, nd] = bind("round", { names: ["number", "ndigits"], required: 1 }, args, kwargs);
+  // round(x) and round(x, n), the usual calls, bind without building an array.
+  const [x, nd] = kwargs === null && (args.length === 1 || args.length === 2) ? [args[0], args[1]] : bind("round", { names: ["number", "ndigits"], required: 1 }, args, kwargs);
   const digits = nd === undefined || nd === null ? null : intArg("round", nd);
   const v = x!;
   if (isInt(v) || typeof v === "boolean") {
