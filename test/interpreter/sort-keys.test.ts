@@ -1,5 +1,5 @@
 // Sorting by int keys and by tuples of ints skips the comparison sort: the keys become numbers
-// that are radix-sorted (or, for a few keys or a wide span, sorted with a comparator). These
+// that are radix-sorted (or, for a few keys, by insertion; for a wide span, with a comparator). These
 // tests hold each of those paths to CPython's order, stability included (sorting indices by key
 // shows which of two equal keys came first), and to the budget charge documented in
 // methods/containers.ts.
@@ -30,12 +30,19 @@ def show(keys):
 `;
 
 /**
- * Key lists, each built in Python. Sizes on both sides of 256 (below it a comparator sorts), spans
- * small beside the count (one counting pass), wide (several radix passes) and beyond 2^53 (a
- * comparator), all with repeated keys.
+ * Key lists, each built in Python. Sizes on both sides of 16 (up to it an insertion sort) and 256
+ * (below it a comparator sorts), spans small beside the count (one counting pass), wide (several
+ * radix passes) and beyond 2^53 (a comparator), all with repeated keys.
  */
 const KEYS: string[] = [
   // ints
+  `randoms(31, 16, -3, 3)`,
+  `randoms(32, 5, -2, 2)`,
+  `randoms(33, 12, -(10**15), 10**15)`,
+  `[1, 1, 1, 0, 0, 2]`,
+  `[7]`,
+  `[]`,
+  `randoms(34, 17, -3, 3)`,
   `randoms(1, 300, -50, 50)`,
   `randoms(2, 2000, -50, 50)`,
   `randoms(3, 2000, -10**6, 10**6)`,
