@@ -1,8 +1,8 @@
 // Sorting by int keys and by tuples of ints skips the comparison sort: the keys become numbers
-// that are radix-sorted (or, for a few keys, by insertion; for a wide span, with a comparator). These
-// tests hold each of those paths to CPython's order, stability included (sorting indices by key
-// shows which of two equal keys came first), and to the budget charge documented in
-// methods/containers.ts.
+// that are radix-sorted (or, for a few keys, sorted by insertion; for a wide span, with a
+// comparator). These tests hold each of those paths to CPython's order, stability included
+// (sorting indices by key shows which of two equal keys came first), and to the budget charge
+// documented in methods/containers.ts.
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/interpreter/execute.js";
 import { sortValues } from "../../src/interpreter/methods/containers.js";
