@@ -139,6 +139,7 @@ function parseIntText(ctx: NativeContext, text: string, base: number): Value {
   return normInt(sign * value);
 }
 
+const PLAIN_FLOAT = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
 const FLOAT_TEXT = /^[+-]?((\d+(_\d+)*)?\.?(\d+(_\d+)*)?([eE][+-]?\d+(_\d+)*)?|inf(inity)?|nan)$/i;
 
 function toFloat(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -155,6 +156,8 @@ function toFloat(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
     return new PyFloat(f);
   }
   if (typeof x === "string") {
+    // Plain ASCII decimal text (the usual kind) is read by Number(), correctly rounded as CPython.
+    if (PLAIN_FLOAT.test(x)) return new PyFloat(Number(x));
     const s = asciiDigits(x.trim());
     if (s === "" || !FLOAT_TEXT.test(s) || /^[+-]?\.?$/.test(s.replace(/[eE].*/, "")) && !/inf|nan/i.test(s)) {
       throw pyError("ValueError", `could not convert string to float: ${reprOf(x)}`);
