@@ -623,9 +623,12 @@ function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed");
 }
 
+const NO_SORT_ARGS: readonly (Value | undefined)[] = [undefined, undefined];
+
 function sorted(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   if (args.length !== 1) throw pyError("TypeError", `sorted expected 1 argument, got ${args.length}`);
-  const [key, reverse] = bind("sorted", { names: ["key", "reverse"], required: 0 }, [], kwargs);
+  // sorted(x), the usual call, binds nothing.
+  const [key, reverse] = kwargs === null ? NO_SORT_ARGS : bind("sorted", { names: ["key", "reverse"], required: 0 }, [], kwargs);
   const items = ctx.toList(args[0]!);
   ctx.budget.alloc(8 * items.length);
   return new PyList(sortValues(ctx, items, key ?? null, reverseArg(reverse)));
