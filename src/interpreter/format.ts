@@ -9,7 +9,7 @@
 import { EXC, PyException, pyError } from "./errors.js";
 import type { Kwargs, NativeContext } from "./native.js";
 import { floatRepr, repr, str } from "./repr.js";
-import { PyBytes, PyDict, PyFloat, PyList, PyRange, PyTuple, typeName, type Value } from "./values.js";
+import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyRange, PyTuple, typeName, type Value } from "./values.js";
 
 // ------------------------------------------------------------------ format(value, spec)
 
@@ -751,8 +751,78 @@ const F_BLANK = 4;
 const F_ALT = 8;
 const F_ZERO = 16;
 
+/** A piece of a parsed % template: literal text (charged or not, as the parse loop charges it) or a conversion. */
+type PercentPiece = { text: string; charged: boolean } | Conversion;
+
+/**
+ * Parsed templates by text (the 256 used last), for those whose parse uses no argument and cannot
+ * fail: no `(key)`, no `*`, every conversion code known. Null marks a template that is parsed at
+ * each use, where its errors and mapping keys come in their turn.
+ */
+const PERCENT_PLANS = new Map<string, PercentPiece[] | null>();
+const PERCENT_CODES = new Set(["s", "r", "a", "d", "i", "u", "o", "x", "X", "e", "E", "f", "F", "g", "G", "c"]);
+
+function percentPlan(template: string): PercentPiece[] | null {
+  let plan = PERCENT_PLANS.get(template);
+  if (plan !== undefined) return plan;
+  plan = [];
+  // A source that holds no argument: a template whose parse would take one gets no plan.
+  const none = new PercentArgs(EMPTY_TUPLE);
+  let i = 0;
+  while (i < template.length) {
+    const percent = template.indexOf("%", i);
+    if (percent < 0) {
+      plan.push({ text: template.slice(i), charged: true });
+      break;
+    }
+    if (percent > i) plan.push({ text: template.slice(i, percent), charged: true });
+    if (template[percent + 1] === "%") {
+      plan.push({ text: "%", charged: false });
+      i = percent + 2;
+      continue;
+    }
+    if (template[percent + 1] === "(") {
+      plan = null;
+      break;
+    }
+    let conversion: Conversion;
+    try {
+      conversion = parseConversion(template, percent + 1, none);
+    } catch {
+      plan = null;
+      break;
+    }
+    if (!PERCENT_CODES.has(conversion.code)) {
+      plan = null;
+      break;
+    }
+    plan.push(conversion);
+    i = conversion.end;
+  }
+  if (PERCENT_PLANS.size >= 256) PERCENT_PLANS.clear();
+  PERCENT_PLANS.set(template, plan);
+  return plan;
+}
+
 /** `template % args` for a str template (CPython's PyUnicode_Format). */
 export function percentFormat(ctx: NativeContext, template: string, args: Value): string {
+  const plan = percentPlan(template);
+  if (plan !== null) {
+    // The parse loop below without the parse: the same pieces, charges and errors, in order.
+    const source = new PercentArgs(args);
+    let out = "";
+    for (const piece of plan) {
+      if ("charged" in piece) {
+        out += piece.charged ? charged(ctx, piece.text) : piece.text;
+        continue;
+      }
+      const { code, flags, width, precision } = piece;
+      const converted = percentConvert(ctx, code, source.next(), flags, precision)!;
+      out += percentOutput(ctx, code, flags, width, precision, converted.numeric, converted.text);
+    }
+    source.checkAllUsed();
+    return out;
+  }
   const source = new PercentArgs(args);
   const out: string[] = [];
   let i = 0;

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PyException } from "../../src/interpreter/errors.js";
+import { execute } from "../../src/interpreter/execute.js";
 import { FormatSpec, formatValue } from "../../src/interpreter/format.js";
 import { floatRepr, repr, str } from "../../src/interpreter/repr.js";
 import { normInt, PyFloat, type Value } from "../../src/interpreter/values.js";
@@ -238,5 +239,17 @@ describe("f-strings with the common specs match CPython end to end", () => {
       "RESULT = lines",
     ].join("\n");
     await expectResultAsCPython(source);
+  });
+});
+
+describe("a % template parsed once and kept (format.ts percentPlan)", () => {
+  it("charges its literal text on every use, as the parse at each use does", async () => {
+    const literal = `t = "a" * 6400 + "%d %%"\n`;
+    const once = await execute(`${literal}x = t % 5`);
+    const twice = await execute(`${literal}x = t % 5\ny = t % 6`);
+    const none = await execute(literal);
+    // 6400 literal characters are 6400 steps each time (plus a statement and the conversion).
+    expect(once.stats.steps - none.stats.steps).toBeGreaterThanOrEqual(6400);
+    expect(twice.stats.steps - once.stats.steps).toBeGreaterThanOrEqual(6400);
   });
 });
