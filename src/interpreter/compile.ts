@@ -1459,7 +1459,7 @@ class Compiler implements ClosureCompiler {
         if (keys[i / 2] === null) {
           const m = flat[i + 1]!;
           if (!(m instanceof PyDict)) throw pyError("TypeError", `'${typeName(m)}' object is not a mapping`);
-          for (const [k, v] of m.entries()) d.set(k, v);
+          d.update(m);
         } else {
           rt.hash(flat[i]!);
           d.set(flat[i]!, flat[i + 1]!);
@@ -1988,7 +1988,7 @@ export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): V
     return a;
   }
   if (op === "|" && a instanceof PyDict && b instanceof PyDict) {
-    for (const [k, v] of b.entries()) a.set(k, v);
+    a.update(b);
     return a;
   }
   try {

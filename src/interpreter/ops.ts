@@ -435,8 +435,8 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     const out = new PyDict();
     budget.alloc(16 * (a.size + b.size));
     budget.step(a.size + b.size);
-    for (const [k, v] of a.entries()) out.set(k, v);
-    for (const [k, v] of b.entries()) out.set(k, v);
+    out.update(a);
+    out.update(b);
     return out;
   }
   if (a instanceof PySet && b instanceof PySet) {

@@ -180,6 +180,21 @@ export class PyDict {
     for (const k of this.map.keys()) yield this.keyOf(k);
   }
 
+  /**
+   * Sets every entry of `other`, in its order, as set() would one by one (an existing equal key
+   * keeps its spelling here), without hashing the keys again.
+   */
+  update(other: PyDict): void {
+    const originals = other.originals;
+    for (const [k, v] of other.map) {
+      if (originals !== null && !this.map.has(k)) {
+        const original = originals.get(k);
+        if (original !== undefined) (this.originals ??= new Map()).set(k, original);
+      }
+      this.map.set(k, v);
+    }
+  }
+
   *entries(): IterableIterator<[Value, Value]> {
     for (const [k, v] of this.map) yield [this.keyOf(k), v];
   }

@@ -548,7 +548,7 @@ function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kw
     if (source instanceof PyDict) {
       ctx.budget.step(source.size);
       ctx.budget.alloc(32 * source.size);
-      for (const [k, v] of source.entries()) d.set(k, v);
+      d.update(source);
     } else {
       const pairs = ctx.toList(source);
       pairs.forEach((pair, i) => {
@@ -650,7 +650,7 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
     ctx.budget.step(self.size);
     ctx.budget.alloc(32 * self.size);
     const out = new PyDict();
-    for (const [k, v] of self.entries()) out.set(k, v);
+    out.update(self);
     return out;
   },
 };
