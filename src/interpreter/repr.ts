@@ -172,8 +172,11 @@ function scalarRepr(v: Value): string | undefined {
 }
 
 class Printer {
-  /** Containers being printed, to print a self-containing one as [...] as CPython does. */
-  private readonly active = new Set<object>();
+  /**
+   * Containers being printed, outermost first, to print a self-containing one as [...] as CPython
+   * does (an array: a printed value is rarely more than a few containers deep).
+   */
+  private readonly active: object[] = [];
 
   constructor(private readonly charge?: (n: number) => void) {}
 
@@ -195,7 +198,11 @@ class Printer {
       return this.container(v, "(", ")", () => v.items.map((x) => this.repr(x)));
     }
     if (v instanceof PyDict) {
-      return this.container(v, "{", "}", () => [...v.entries()].map(([k, x]) => `${this.repr(k)}: ${this.repr(x)}`));
+      return this.container(v, "{", "}", () => {
+        const parts: string[] = [];
+        for (const [k, x] of v.map) parts.push(`${this.repr(v.keyOf(k))}: ${this.repr(x)}`);
+        return parts;
+      });
     }
     if (v instanceof PySet) {
       if (v.size === 0) return v.frozen ? "frozenset()" : "set()";
@@ -209,12 +216,12 @@ class Printer {
   }
 
   private container(v: object, open: string, close: string, parts: () => string[]): string {
-    if (this.active.has(v)) return open === "[" ? "[...]" : open === "{" ? "{...}" : "(...)";
-    this.active.add(v);
+    if (this.active.includes(v)) return open === "[" ? "[...]" : open === "{" ? "{...}" : "(...)";
+    this.active.push(v);
     try {
       return open + parts().join(", ") + close;
     } finally {
-      this.active.delete(v);
+      this.active.pop();
     }
   }
 }
