@@ -172,6 +172,7 @@ const RECEIVERS = [
   "\udc00x",
   "µſ",
   "the quick brown fox jumps over the lazy dog",
+  "they're BILL's 3rd-place x_y\tZ",
   // Long enough for strings.ts's cached path: two-byte without surrogates, and astral.
   "中文 text, ΣΑΣ\t".repeat(120),
   "a😀b, 𝔘Σ \t".repeat(150),
