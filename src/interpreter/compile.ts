@@ -1839,6 +1839,11 @@ class Compiler implements ClosureCompiler {
     const kwDefaultExprs = args.kwonlyargs.map((a, i) => ({ name: a.arg, expr: args.kwDefaults[i] ? this.expr(args.kwDefaults[i]!, outer) : null }));
     const withDefaults = kwDefaultExprs.filter((k) => k.expr !== null);
     void rt;
+    // Without defaults (most functions, and lambdas made in a loop): nothing to evaluate, and one
+    // shared empty map of keyword defaults (nothing writes to it).
+    if (defaults.length === 0 && withDefaults.length === 0) {
+      return (f) => new PyFunction(code, NO_DEFAULTS, NO_KW_DEFAULTS, captures.map((c) => c(f)), f.globals);
+    }
     return (f) =>
       after2(evalAll([...defaults, ...withDefaults.map((k) => k.expr!)], f) as never, (xs) => {
         const values = xs as unknown as Value[];
@@ -1944,6 +1949,9 @@ function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
 }
 
 /** Continues with `next(v)` now, or when `v` settles if it is Pending. */
+const NO_DEFAULTS: Value[] = [];
+const NO_KW_DEFAULTS = new Map<string, Value>();
+
 function after2<T = Value>(v: T | Pending, next: (x: T) => unknown): any {
   return isPending(v) ? v.then(next) : next(v);
 }
