@@ -43,6 +43,7 @@ import {
   PyFunction,
   RETURN,
   type Stmt,
+  spliceStarred,
   type Store,
   UNBOUND,
   unboundLocal,
@@ -155,6 +156,7 @@ const runtimeNames = () => ({
   EMPTY_TUPLE,
   SliceValue,
   unpackItems,
+  spliceStarred,
   augmentedValue,
   unboundLocal,
   freeUnbound: (id: string) => pyError("NameError", `cannot access free variable '${id}' where it is not associated with a value in enclosing scope`),
@@ -733,11 +735,13 @@ class Generator {
       }
       case "List":
       case "Tuple": {
-        if (e.elts.some((x) => x.kind === "Starred")) return this.delegatedExpr(e, scope);
         if (e.kind === "Tuple" && e.elts.length === 0) return "EMPTY_TUPLE";
-        const items = e.elts.map((x) => this.expr(x, scope));
+        const items = e.elts.map((x) => this.expr(x.kind === "Starred" ? x.value : x, scope));
         const t = this.temp();
-        this.step(e.kind === "List" ? `${t} = rt.newList([${items.join(", ")}]);` : `${t} = new PyTuple([${items.join(", ")}]);`);
+        // `[*a, b]`: the starred elements' items spliced in, as the closure tier's displays do.
+        const starred = e.elts.map((x) => x.kind === "Starred");
+        const array = starred.includes(true) ? `spliceStarred(rt, [${items.join(", ")}], ${this.constant(starred)}, true)` : `[${items.join(", ")}]`;
+        this.step(e.kind === "List" ? `${t} = rt.newList(${array});` : `${t} = new PyTuple(${array});`);
         return t;
       }
       case "Dict":

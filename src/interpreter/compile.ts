@@ -1236,21 +1236,7 @@ class Compiler implements ClosureCompiler {
     const exprs = elts.map((e) => this.expr(e.kind === "Starred" ? e.value : e, scope));
     if (!hasStar) return exactly(exprs);
     const starred = elts.map((e) => e.kind === "Starred");
-    return (f) =>
-      after2(evalAll(exprs, f) as Value[] | Pending as never, (values) => {
-        const out: Value[] = [];
-        (values as unknown as Value[]).forEach((v, i) => {
-          if (!starred[i]) out.push(v);
-          else {
-            try {
-              out.push(...rt.toList(v));
-            } catch (err) {
-              throw reword ? rewordNotIterable(err, v, (type) => `Value after * must be an iterable, not ${type}`) : err;
-            }
-          }
-        });
-        return out as unknown as Value;
-      }) as Value[] | Pending;
+    return (f) => after2(evalAll(exprs, f) as Value[] | Pending as never, (values) => spliceStarred(rt, values as unknown as Value[], starred, reword) as unknown as Value) as Value[] | Pending;
   }
 
   private subscriptKey(slice: A.Expr, scope: Scope): Expr {
@@ -1949,6 +1935,29 @@ function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
 }
 
 /** Continues with `next(v)` now, or when `v` settles if it is Pending. */
+/**
+ * The items of a display whose elements are `values`, each one marked in `starred` replaced by its
+ * items (`[*a, b]`). `reword`: CPython 3.11 re-words a bad `*x` in list and tuple displays.
+ */
+export function spliceStarred(rt: Runtime, values: readonly Value[], starred: readonly boolean[], reword: boolean): Value[] {
+  const out: Value[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!starred[i]) {
+      out.push(v);
+      continue;
+    }
+    let items: Value[];
+    try {
+      items = rt.toList(v);
+    } catch (err) {
+      throw reword ? rewordNotIterable(err, v, (type) => `Value after * must be an iterable, not ${type}`) : err;
+    }
+    for (const item of items) out.push(item);
+  }
+  return out;
+}
+
 const NO_DEFAULTS: Value[] = [];
 const NO_KW_DEFAULTS = new Map<string, Value>();
 

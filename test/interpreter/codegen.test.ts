@@ -335,6 +335,18 @@ for value in [(1, 2, 3), (1,), 5, [1]]:
         out.append(str(e))
 RESULT = out`;
 
+/** Starred elements in list and tuple displays, which the JS tier splices itself. */
+const STARRED = `
+xs = [1, 2]
+d = {"a": 1}
+out = [[*xs, 5], (*xs,), (*xs, *d), [*"ab", *range(3), *d.items()], [*map(str, xs)], (*[],), [*xs][0]]
+for bad in [lambda: [*5], lambda: (1, *None)]:
+    try:
+        bad()
+    except TypeError as e:
+        out.append(str(e))
+RESULT = [repr(v) for v in out]`;
+
 describe("the JavaScript tier matches the closure tier", () => {
   for (const [name, source] of Object.entries(SCRIPTS)) {
     it(name, async () => {
@@ -357,6 +369,11 @@ describe("the JavaScript tier matches the closure tier", () => {
   it("indexes from the end and unpacks tuples as the closure tier and CPython do", async () => {
     await bothTiers(UNPACKING);
     await expectResultAsCPython(UNPACKING);
+  });
+
+  it("splices starred elements into list and tuple displays as the closure tier and CPython do", async () => {
+    await bothTiers(STARRED);
+    await expectResultAsCPython(STARRED);
   });
 
   it("compares floats and finds str keys in dicts as the closure tier and CPython do", async () => {
