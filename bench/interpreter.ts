@@ -230,23 +230,34 @@ dist/bench/interpreter.js\`, one run on 2026-11-30) ours ÷ CPython was 0.61 ins
 workloads that keep tens of thousands of young values alive, which the collector copies at every
 scavenge, were slower (string building 1.6×, comprehension + sort 1.6×, f-strings 1.4×).
 
-Spread: nine full runs of this build on 2026-11-30 gave ours ÷ CPython 0.48, 0.50, 0.52, 0.51, 0.51, 0.51, 0.51, 0.49 and 0.48 (the last is the table above)
-(fib at 1.02-1.06 and JSON records at 0.91-1.14 in each): the 0.5 target lies within this
-machine's run-to-run spread, not clear of it.
+Spread: before the shortcuts of 2026-11-30's second session (commit 0c85949), nine full runs
+gave ours ÷ CPython 0.48 to 0.52 (fib at 1.02-1.06 and JSON records at 0.91-1.14 in each). With
+them, runs of the builds along the way gave 0.47, 0.45 and 0.46; the final build gave the
+table above and then 0.48 and 0.47.
 
 History: before issue 7's speed work (commit 82f964d, \`--quick\`) ours ÷ CPython was 3.56, a
 trivial execution 19.0 µs; with the closure tree tuned (commit 99e1cc0, full run) 1.66, and 0.71
-of Monty's time; with the JavaScript tier (commit 0affa91) 0.66.
+of Monty's time; with the JavaScript tier (commit 0affa91) 0.66; with its calls and globals
+tuned (commit 0c85949) 0.48-0.52.
+
+What the second session of 2026-11-30 added: in the JavaScript tier, float arithmetic and
+comparisons, \`k in d\` for str keys, dict.get and list.append at their call sites, negative
+indexes, tuple unpacking and starred displays inline; in the built-ins, shortcuts for int() and float() of plain
+decimal text, round(x, n), small int powers, sorting up to 16 ints, str.replace with a few
+matches, str.title() of ASCII text, % templates (parsed once), dict copies and repr() of
+containers. Each has a differential test against python3 (codegen.test.ts, int-text, float-text,
+round, int-pow, dict-copy, repr-containers, sort-keys and str-methods test files).
 
 Where the time goes now (\`node --cpu-prof\`, JavaScript tier): an iteration of the arithmetic
-loop costs some 13 ns (CPython: 84 ns), a quarter of it the budget's steps; a Python call some
-32 ns (CPython: 33 ns): the frame and its slots, which every call allocates, and three steps.
-JSON records is mostly building dicts (a JavaScript Map each, about 130 ns for seven keys) and
-reading them. Garbage collection is 10-40% of the allocation-heavy workloads' CPU time, most of
-it in the few runs a scavenge falls in, which the medians mostly skip. What would remove most of
-the rest: Python calls without a heap frame (locals in JavaScript variables, a frame made only
-when a traceback or a suspension needs one), and steps counted in a register and settled at
-calls, not in memory at every statement.
+loop costs some 13 ns (CPython: 84 ns); a Python call some 30 ns (CPython: 32 ns): the frame and
+its slots, which every call allocates, and three steps. Removing the steps from a throwaway build
+saved a quarter of both, but most of that is the time slice (below), not the counting. JSON
+records is mostly building dicts (a JavaScript Map each, about 130 ns for seven keys) and reading
+them; string parsing, str methods called through their call sites. Garbage collection is 10-40%
+of the allocation-heavy workloads' CPU time, most of it in the few runs a scavenge falls in,
+which the medians mostly skip. What would remove most of the rest: Python calls without a heap
+frame (locals in JavaScript variables, a frame made only when a traceback or a suspension needs
+one), and a way to yield that leaves V8's code for the unit as fast as before its first yield.
 
 Tried on 2026-11-30 and not kept (separate-process A/B runs, then this bench in alternating runs):
 - Steps counted in a local of each JavaScript-tier unit, added to the budget before every call
