@@ -81,6 +81,15 @@ function floatValue(x: string): string {
   return `(typeof ${x} === "number" ? ${x} : (${x}).v)`;
 }
 
+/**
+ * Whether `k` is its own hash key in a dict's map (values.ts hashKey): a str that does not start
+ * with NUL, or, with `ints`, also an int that is a JS number.
+ */
+function ownKey(k: string, ints: boolean): string {
+  const str = `(${k}).charCodeAt(0) !== 0`;
+  return ints ? `(typeof ${k} === "string" ? ${str} : typeof ${k} === "number")` : `(typeof ${k} === "string" && ${str})`;
+}
+
 /** One execution's view of a compiled unit. */
 export class Unit {
   G: Cell[] | null = null;
@@ -878,9 +887,8 @@ class Generator {
       }
       case "in":
       case "not in": {
-        // A str key not starting with NUL is its own hash key (values.ts hashKey), as in contains().
-        const dictKey = `${b} instanceof PyDict && typeof ${a} === "string" && (${a}).charCodeAt(0) !== 0`;
-        this.step(`${t} = ${op === "in" ? "" : "!"}(${dictKey} ? (${b}).map.has(${a}) : contains(${b}, ${a}, rt.budget));`);
+        // A dict and a str key: the map itself, as contains() does.
+        this.step(`${t} = ${op === "in" ? "" : "!"}(${b} instanceof PyDict && ${ownKey(a, false)} ? (${b}).map.has(${a}) : contains(${b}, ${a}, rt.budget));`);
         break;
       }
       case "is":
@@ -905,22 +913,20 @@ class Generator {
       return `if (${c} instanceof PyDict && (${t} = ${c}.map.get(${k})) !== undefined) {}`;
     }
     if (key.kind === "Slice") return "if (false) {}";
-    const dictKey = `(typeof ${k} === "string" ? ${k}.charCodeAt(0) !== 0 : typeof ${k} === "number")`;
     const sequence = `(${c} instanceof PyList || ${c} instanceof PyTuple) && typeof ${k} === "number"`;
     // A negative index counts from the end, as getItem's does.
     const item = `${k} >= 0 ? (${k} < ${c}.items.length ? ${c}.items[${k}] : undefined) : ${c}.items[${c}.items.length + ${k}]`;
-    return `if (${c} instanceof PyDict && ${dictKey} && (${t} = ${c}.map.get(${k})) !== undefined) {} else if (${sequence} && (${t} = ${item}) !== undefined) {}`;
+    return `if (${c} instanceof PyDict && ${ownKey(k, true)} && (${t} = ${c}.map.get(${k})) !== undefined) {} else if (${sequence} && (${t} = ${item}) !== undefined) {}`;
   }
 
   /** `c[k] = v`: a str or int key goes straight into a dict's map, charged as setItem charges. */
   private setItem(c: string, k: string, v: string): void {
     c = this.held(c);
     k = this.held(k);
-    const dictKey = `(typeof ${k} === "string" ? ${k}.charCodeAt(0) !== 0 : typeof ${k} === "number")`;
     // One lookup, not two: a new key is charged just after it is stored. (A memory error ends the
     // script, which no handler can catch, so the entry it leaves is never seen.)
     const size = this.temp();
-    this.step(`if (${c} instanceof PyDict && ${dictKey}) { ${size} = ${c}.map.size; ${c}.map.set(${k}, ${v}); if (${c}.map.size !== ${size}) rt.budget.alloc(storedSize(${v}) + 16); } else setItem(${c}, ${k}, ${v}, rt.budget);`);
+    this.step(`if (${c} instanceof PyDict && ${ownKey(k, true)}) { ${size} = ${c}.map.size; ${c}.map.set(${k}, ${v}); if (${c}.map.size !== ${size}) rt.budget.alloc(storedSize(${v}) + 16); } else setItem(${c}, ${k}, ${v}, rt.budget);`);
   }
 
   private subscriptKey(slice: A.Expr, scope: Scope): string {
@@ -987,7 +993,7 @@ class Generator {
   private inlineMethod(t: string, o: string, name: string, args: string[]): string {
     if (name === "get" && (args.length === 1 || args.length === 2)) {
       const k = args[0]!;
-      return `if (${o} instanceof PyDict && typeof ${k} === "string" && (${k}).charCodeAt(0) !== 0) { ${t} = ${o}.map.get(${k}); if (${t} === undefined) ${t} = ${args[1] ?? "null"}; } else `;
+      return `if (${o} instanceof PyDict && ${ownKey(k, false)}) { ${t} = ${o}.map.get(${k}); if (${t} === undefined) ${t} = ${args[1] ?? "null"}; } else `;
     }
     if (name === "append" && args.length === 1) {
       return `if (${o} instanceof PyList) { rt.budget.alloc(8 + storedSize(${args[0]})); ${o}.items.push(${args[0]}); ${t} = null; } else `;

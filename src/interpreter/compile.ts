@@ -1934,7 +1934,6 @@ function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
   return isPending(v) ? v.then(next) : next(v);
 }
 
-/** Continues with `next(v)` now, or when `v` settles if it is Pending. */
 /**
  * The items of a display whose elements are `values`, each one marked in `starred` replaced by its
  * items (`[*a, b]`). `reword`: CPython 3.11 re-words a bad `*x` in list and tuple displays.
@@ -1961,6 +1960,7 @@ export function spliceStarred(rt: Runtime, values: readonly Value[], starred: re
 const NO_DEFAULTS: Value[] = [];
 const NO_KW_DEFAULTS = new Map<string, Value>();
 
+/** Continues with `next(v)` now, or when `v` settles if it is Pending. */
 function after2<T = Value>(v: T | Pending, next: (x: T) => unknown): any {
   return isPending(v) ? v.then(next) : next(v);
 }
