@@ -1,7 +1,7 @@
-// The fast paths of split(), split(sep), join() and of len()/slicing of long strings built by
-// concatenation, against CPython: each on both sides of the conditions that choose it (short and
-// long texts, " " alone or other whitespace, maxsplit, item counts around the chunked join), and
-// their budget charges, which must not depend on the path taken.
+// The fast paths of split(), split(sep), join(), replace() and of len()/slicing of long strings
+// built by concatenation, against CPython: each on both sides of the conditions that choose it
+// (short and long texts, " " alone or other whitespace, maxsplit, item counts around the chunked
+// join, match counts around 16), and their budget charges, which must not depend on the path taken.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { PyException } from "../../src/interpreter/errors.js";
@@ -14,7 +14,7 @@ import { testContext } from "./native-context.js";
 
 interface Call {
   self: string;
-  method: "split" | "join";
+  method: "split" | "join" | "replace";
   args: Value[];
 }
 
@@ -132,7 +132,17 @@ function joinCalls(seed: number): Call[] {
   return out;
 }
 
-describe("fast paths of split and join agree with CPython", () => {
+/** replace() with 1, a few and more than 16 matches, every count: concatenation or split and join. */
+function replaceCalls(): Call[] {
+  const self = "a-b".repeat(40) + "😀-x";
+  const out: Call[] = [];
+  for (const [old, replacement] of [["-", "+"], ["a", ""], ["", "|"], ["b-a", "X"], ["😀", "e"], ["\ude00", "?"]]) {
+    for (const count of [-1, 0, 1, 2, 16, 17, 20, 50, 200]) out.push({ self, method: "replace", args: [old!, replacement!, count] });
+  }
+  return out;
+}
+
+describe("fast paths of split, join and replace agree with CPython", () => {
   it("split() and split(None, maxsplit) on short and long texts, with and without whitespace other than ' '", () => {
     const batch = [...splitCalls(1), ...splitCalls(2)];
     expect(batch.length).toBeGreaterThan(700);
@@ -141,6 +151,10 @@ describe("fast paths of split and join agree with CPython", () => {
 
   it("join of 0, 1, 2, a few, and more items than one call of Array.prototype.join takes, and its errors", () => {
     expect(differences(joinCalls(3)).slice(0, 10)).toEqual([]);
+  });
+
+  it("replace() with a few matches and with many, under every count", () => {
+    expect(differences(replaceCalls()).slice(0, 10)).toEqual([]);
   });
 });
 
