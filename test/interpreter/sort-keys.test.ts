@@ -63,6 +63,7 @@ const KEYS: string[] = [
   `[(a, -a) for a in randoms(16, 800, -(2**52), 2**52)]`,
   `[(a % 4, a * 2**20 + b) for a, b in zip(randoms(27, 900, 0, 2**25), randoms(28, 900, 0, 2**20 - 1))]`,
   `[(x,) for x in randoms(17, 500, -9, 9)]`,
+  `[(x % 3, -x) for x in randoms(35, 14, 0, 9)]`,
   `[() for _ in range(300)]`,
   `[(x % 3, -x * 0) for x in randoms(18, 400, 0, 50)]`,
   // not all ints of one length: the comparison sort

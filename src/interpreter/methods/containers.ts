@@ -55,7 +55,6 @@ function intOrder(keys: Value[], reverse: boolean): ArrayLike<number> | null {
     if (k < min) min = k;
     if (k > max) max = k;
   }
-  if (n <= 16) return fewIntsOrder(keys as number[], reverse);
   const span = max - min + 1;
   if (span > Number.MAX_SAFE_INTEGER) {
     const nums = keys as number[];
@@ -68,22 +67,6 @@ function intOrder(keys: Value[], reverse: boolean): ArrayLike<number> | null {
   const distances = new Float64Array(n);
   for (let i = 0; i < n; i++) distances[i] = reverse ? max - (keys[i] as number) : (keys[i] as number) - min;
   return numericOrder(distances, span);
-}
-
-/** intOrder of a few keys, by insertion: a typed array and a comparator sort cost ten times more. */
-function fewIntsOrder(keys: number[], reverse: boolean): number[] {
-  const order: number[] = [];
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    let j = i;
-    // Only a strictly greater key (smaller, descending) moves: equal keys keep their order.
-    while (j > 0 && (reverse ? keys[order[j - 1]!]! < k : keys[order[j - 1]!]! > k)) {
-      order[j] = order[j - 1]!;
-      j--;
-    }
-    order[j] = i;
-  }
-  return order;
 }
 
 /**
@@ -151,13 +134,15 @@ function intTupleOrder(ctx: NativeContext, keys: Value[], reverse: boolean): Arr
 }
 
 /**
- * The stable ascending order of `values`, integers from 0 to `bound` - 1 (at most 2^53). A short
- * list sorts its indices with a comparator. A longer one is radix-sorted from the least
- * significant digit: one pass (a counting sort) when the bound is small beside the count, else as
- * many passes of at most 11 bits as the bound needs (5 for 2^53), each linear in the count.
+ * The stable ascending order of `values`, integers from 0 to `bound` - 1 (at most 2^53). Up to 16
+ * sort by insertion, a short list sorts its indices with a comparator. A longer one is radix-sorted
+ * from the least significant digit: one pass (a counting sort) when the bound is small beside the
+ * count, else as many passes of at most 11 bits as the bound needs (5 for 2^53), each linear in
+ * the count.
  */
 function numericOrder(values: Float64Array, bound: number): ArrayLike<number> {
   const n = values.length;
+  if (n <= 16) return insertionOrder(values);
   if (n < 256) {
     const order = Array.from({ length: n }, (_, i) => i);
     // Differences of integers below 2^53 are exact.
@@ -189,6 +174,22 @@ function numericOrder(values: Float64Array, bound: number): ArrayLike<number> {
     order = countingPass(digits, 1 << digitBits, order, buffers[pass & 1]!);
   }
   return order!;
+}
+
+/** numericOrder of a few values, by insertion: a comparator sort costs several times more to start. */
+function insertionOrder(values: Float64Array): number[] {
+  const order: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    let j = i;
+    // Only a greater value moves: equal values keep their order.
+    while (j > 0 && values[order[j - 1]!]! > v) {
+      order[j] = order[j - 1]!;
+      j--;
+    }
+    order[j] = i;
+  }
+  return order;
 }
 
 /**
