@@ -3,68 +3,17 @@
 // n <= 3 and an integer part on either side of 2^31 (format.ts fixedByArithmetic), zero and space
 // padding from tables (repeatFill), and ints in base 10 by String(). Each case sits at an edge of
 // a shortcut: the doubles next to a short decimal, the bounds of the ranges, signs and zeros.
-import { spawnSync } from "node:child_process";
+// Each case goes through format-oracle.ts, which also holds every output to its step charge.
 import { describe, expect, it } from "vitest";
-import { PyException } from "../../src/interpreter/errors.js";
-import { formatValue } from "../../src/interpreter/format.js";
-import { floatRepr, repr, str } from "../../src/interpreter/repr.js";
+import { floatRepr } from "../../src/interpreter/repr.js";
 import { normInt, PyFloat, type Value } from "../../src/interpreter/values.js";
-import { disagreements, expectResultAsCPython } from "./cpython.js";
-import { floatHex } from "./float-hex.js";
-import { testContext } from "./native-context.js";
-
-/** One python3 process: format(value, spec) of each case, repr(value) when the spec is null. */
-const ORACLE = `
-import json, sys
-def dec(v):
-    kind, text = v
-    return float.fromhex(text) if kind == 'float' else int(text) if kind == 'int' else text == 'True'
-out = []
-for v, spec in json.load(sys.stdin):
-    try:
-        out.append(repr(dec(v)) if spec is None else format(dec(v), spec))
-    except Exception as e:
-        out.append([type(e).__name__, str(e)])
-print(json.dumps(out))
-`;
-
-type Case = [value: Value, spec: string | null];
-
-function cpython(cases: Case[]): unknown[] {
-  const encoded = cases.map(([v, spec]) => {
-    if (v instanceof PyFloat) return [["float", floatHex(v.v)], spec];
-    if (typeof v === "boolean") return [["bool", v ? "True" : "False"], spec];
-    return [["int", String(v)], spec];
-  });
-  const run = spawnSync("python3", ["-c", ORACLE], { input: JSON.stringify(encoded), encoding: "utf8", maxBuffer: 1 << 28 });
-  if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);
-  return JSON.parse(run.stdout) as unknown[];
-}
-
-function ours([value, spec]: Case): unknown {
-  if (spec === null) return repr(value);
-  try {
-    return formatValue(testContext({ max_steps: 1e9 }), value, spec);
-  } catch (e) {
-    if (e instanceof PyException) return [e.type.name, e.message((v) => str(v), (v) => repr(v))];
-    throw e;
-  }
-}
-
-function differences(cases: Case[]): string[] {
-  return disagreements(cases, cpython(cases), ours, ([v, spec]) => (spec === null ? `repr(${repr(v)})` : `format(${repr(v)}, ${JSON.stringify(spec)})`));
-}
-
-const bits = new DataView(new ArrayBuffer(8));
+import { expectResultAsCPython } from "./cpython.js";
+import { type Case, differences, neighbour } from "./format-oracle.js";
 
 /** The doubles one and two steps up and down from `x` (x > 0). */
 function neighbours(x: number): number[] {
-  bits.setFloat64(0, x);
-  const at = bits.getBigUint64(0);
-  return [-2n, -1n, 1n, 2n].map((d) => {
-    bits.setBigUint64(0, at + d);
-    return bits.getFloat64(0);
-  });
+  const [down, up] = [neighbour(x, false), neighbour(x, true)];
+  return [neighbour(down, false), down, up, neighbour(up, true)];
 }
 
 const f = (x: number) => new PyFloat(x);
