@@ -67,7 +67,7 @@ const SHORT_DECIMAL = /^[+-]?[0-9]{1,15}$/;
 
 /** int(x[, base]). */
 function toInt(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
-  // int(x), the usual call, binds without building an array.
+  // int(x), the usual call, takes its argument as it is, without bind().
   const [x, base] = kwargs === null && args.length === 1 ? [args[0], undefined] : bind("int", { names: ["x", "base"], required: 0 }, args, kwargs);
   if (x === undefined) return 0;
   if (base !== undefined) {
@@ -425,7 +425,7 @@ function roundFloat(x: number, digits: number): number {
 }
 
 function round(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
-  // round(x) and round(x, n), the usual calls, bind without building an array.
+  // round(x) and round(x, n), the usual calls, take their arguments as they are, without bind().
   const [x, nd] = kwargs === null && (args.length === 1 || args.length === 2) ? [args[0], args[1]] : bind("round", { names: ["number", "ndigits"], required: 1 }, args, kwargs);
   const digits = nd === undefined || nd === null ? null : intArg("round", nd);
   const v = x!;
