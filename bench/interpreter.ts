@@ -234,7 +234,7 @@ Spread: before the shortcuts of 2026-11-30's second session (commit 0c85949), ni
 gave ours ÷ CPython 0.48 to 0.52 (fib at 1.02-1.06 and JSON records at 0.91-1.14 in each). With
 them, runs of the builds along the way gave 0.47, 0.45 and 0.46, and of commit 8a56f48 0.47,
 0.48 and 0.47. Later in the day, on a busier machine (CPython's own figures 2-5% slower, fib 8.2
-against 7.7-8.0 ms), this build gave the table above and then 0.52, 0.48 and 0.51, and a build
+against 7.7-8.0 ms), this build gave the table above and then 0.52, 0.48, 0.52, 0.48 and 0.51, and a build
 in between 0.49 and 0.47; separate-process A/B runs of 8a56f48 and this build (fib, string
 building, dict counting, JSON records) showed no difference between them. The target is met in
 most runs, by a thin margin that this machine's load can erase.
