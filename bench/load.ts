@@ -5,7 +5,7 @@
 //   script that makes no tool call and once with a script that makes one, to the edge-server
 //   fixture over stdio. Requests per second, latency p50/p99, errors.
 // - Fairness: the event-loop delay (perf_hooks.monitorEventLoopDelay) of a gateway in this process
-//   while 8 CPU-heavy scripts run at once, next to the same gateway idle.
+//   while up to 20 CPU-heavy scripts run at once, next to the same gateway idle.
 // - Memory: the heap growth while 1,000 executions are blocked in a tool call at once (the
 //   edge-server's `slow`), after a forced GC, and after they have all finished.
 //
@@ -29,7 +29,8 @@ const SERVE = fileURLToPath(new URL("./serve.js", import.meta.url));
 const LOAD_SECONDS = QUICK ? 1.5 : 10;
 const WARMUP = QUICK ? 0.5 : 1;
 const CONNECTIONS = 50;
-const HEAVY_SCRIPTS = 8;
+/** The most CPU-heavy scripts run at once; SPEC §2's target (p99 under 20 ms) is checked there. */
+const HEAVY_SCRIPTS = 20;
 const BLOCKED = 1000;
 const HOLD_MS = QUICK ? 4000 : 15000;
 const IDLE_MS = QUICK ? 500 : 1000;
@@ -186,7 +187,7 @@ async function fairness(bench: BenchGateway): Promise<Fairness> {
   await new Promise((r) => setTimeout(r, IDLE_MS));
   histogram.disable();
   const levels: Level[] = [];
-  for (const scripts of QUICK ? [1, HEAVY_SCRIPTS] : [1, 2, 4, HEAVY_SCRIPTS]) levels.push(await atOnce(url, scripts));
+  for (const scripts of QUICK ? [1, HEAVY_SCRIPTS] : [1, 2, 4, 8, HEAVY_SCRIPTS]) levels.push(await atOnce(url, scripts));
   return { idle: delayOf(histogram), levels };
 }
 
@@ -286,7 +287,7 @@ async function main(): Promise<void> {
         `${ms(median(l.times))} | ${l.health.length ? `${ms(median(l.health))} / ${ms(Math.max(...l.health))}` : "-"} |`,
     ),
   ].join("\n");
-  const eight = fair.levels[fair.levels.length - 1]!;
+  const most = fair.levels[fair.levels.length - 1]!;
 
   const perExecution = (mem.blocked - mem.before) / BLOCKED;
   const retained = (mem.steady - mem.after) / SEQUENTIAL;
@@ -314,11 +315,13 @@ async function main(): Promise<void> {
     `Each heavy script is a 450,000-iteration arithmetic loop (about 900,000 of the default 1,000,000 steps); each level ` +
       `runs ${HEAVY_ROUNDS} time${HEAVY_ROUNDS === 1 ? "" : "s"}, through POST /v1/mcp/tool/execute of a gateway in this process, whose ` +
       "event-loop delay is measured with `perf_hooks.monitorEventLoopDelay` (1 ms resolution) over the whole level. " +
-      `Target: p99 under 20 ms with ${HEAVY_SCRIPTS} at once: **${eight.delay.p99 < 20 ? "met" : "missed"}** ` +
-      `(${ms(eight.delay.p99)}). Executions give the event loop back through setImmediate, and the ones ready to run ` +
-      "split one 5 ms slice between them (src/interpreter/runtime.ts, TIME_SLICE_MS, at least 0.5 ms each; a new execution starts with 0.5 ms), so timers and " +
-      "I/O are served about every 5 ms for up to 10 scripts. (With an 8 ms slice for each script, 8 scripts " +
-      "gave a p99 of 195 ms here.) The idle row is the machine's own noise (other jobs share " +
+      `Target: p99 under 20 ms with ${HEAVY_SCRIPTS} at once: **${most.delay.p99 < 20 ? "met" : "missed"}** ` +
+      `(${ms(most.delay.p99)}). An execution whose slice is used up waits for the scheduler's next turn ` +
+      "(src/interpreter/scheduler.ts): one turn per event-loop iteration, 5 ms of CPU in all, split between the executions " +
+      "it lets run (at least 0.25 ms each, so 20 a turn; the others go first in the next turn), so timers and I/O are " +
+      "served about every 5 ms however many scripts are busy. (Before the turns, every ready execution took a slice of " +
+      "at least 0.5 ms in every iteration: 20 scripts gave a `/health` p99 of 154 ms; with an 8 ms slice for each " +
+      "script, 8 scripts gave an event-loop p99 of 195 ms.) The idle row is the machine's own noise (other jobs share " +
       "the 2 cores): it inflates every p99 and max here; the p50s show the trend.",
     "",
     "### Memory",

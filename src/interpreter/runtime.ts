@@ -22,6 +22,7 @@ import {
 } from "./objects.js";
 import { binary, type BinaryOp, hashOf, iterateToArray, SliceValue } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
+import { MIN_SLICE_MS, nextSlice, sliceFor } from "./scheduler.js";
 import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
 
@@ -41,13 +42,6 @@ export const RECURSION_LIMIT = 1000;
 const CLOCK_STEPS = 1024;
 /** Every this many nested Python calls the JS stack is unwound (the call resumes on a fresh one). */
 const STACK_SLICE = 48;
-/**
- * How long the interpreter runs before letting the event loop serve others. The slice is shared:
- * the executions that can run split it, so that however many CPU-bound scripts run at once, the
- * event loop still gets a turn about every TIME_SLICE_MS (each script at least MIN_SLICE_MS).
- */
-const TIME_SLICE_MS = 5;
-const MIN_SLICE_MS = 0.5;
 /** Executions of this process that can use the CPU: started, not finished, not waiting on a tool. */
 let runnable = 0;
 /** Tests: suspend at every loop head and call that may (every resumption path gets exercised). */
@@ -57,9 +51,9 @@ export function setYieldAlways(on: boolean): void {
   yieldAlways = on;
 }
 
-/** When a slice starting now ends, given how many executions share the CPU. */
+/** When a slice starting now outside a turn of the scheduler ends, given how many executions share the CPU. */
 function sliceEndFromNow(): number {
-  return performance.now() + Math.max(MIN_SLICE_MS, TIME_SLICE_MS / Math.max(1, runnable));
+  return performance.now() + sliceFor(runnable);
 }
 
 export interface RuntimeOptions {
@@ -152,12 +146,12 @@ export class Runtime implements NativeContext {
     return this.yieldDue && this.syncOnly === 0;
   }
 
-  /** Gives the event loop a turn; the returned Pending settles when this execution may continue. */
+  /** Gives the event loop a turn; the returned Pending settles when the scheduler lets this execution go on. */
   yieldNow(): Pending {
     this.yieldDue = false;
     return new Pending(
-      new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        this.sliceEnd = sliceEndFromNow();
+      nextSlice().then((sliceMs) => {
+        this.sliceEnd = performance.now() + sliceMs;
         this.checkClock();
       }),
     );
