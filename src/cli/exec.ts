@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { stringifyPlain } from "../interpreter/boundary.js";
 import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";
+import { describeThrown } from "../interpreter/error-text.js";
 import { execute } from "../interpreter/execute.js";
 import { buildHosts } from "../codemode/bridge.js";
 import { defaultCodecs } from "../codemode/media.js";
@@ -217,7 +218,8 @@ main().then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`code-mode-exec: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    // Not only Errors: whatever was thrown is described (never "[object Object]").
+    process.stderr.write(`code-mode-exec: internal error: ${e instanceof Error && e.stack ? e.stack : describeThrown(e)}\n`);
     process.exitCode = 2;
   },
 );

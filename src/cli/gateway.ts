@@ -194,8 +194,16 @@ async function main(): Promise<number> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  // Shutdown always exits. Nothing should be left holding the event loop (a finished execution
+  // releases its timers and calls); if something is, it is named, and cut after a grace period.
+  setTimeout(() => {
+    log(`exiting with handles still open: ${process.getActiveResourcesInfo().join(", ")}`);
+    process.exit(process.exitCode ?? 0);
+  }, EXIT_GRACE_MS).unref();
   return 0;
 }
+
+const EXIT_GRACE_MS = 2000;
 
 main().then(
   (code) => {

@@ -144,7 +144,7 @@ export function buildHosts(options: BridgeOptions): Hosts {
     const byName = new Map(tools.map((t) => [t.name, t]));
     const methods: Record<string, HostMethod> = {};
     for (const [python, upstream] of names.entries()) {
-      methods[python] = (args, kwargs, context) => callTool(options, connection, byName.get(upstream)!, python, args, kwargs, context.budget);
+      methods[python] = (args, kwargs, context) => callTool(options, connection, byName.get(upstream)!, python, args, kwargs, context.budget, context.signal);
     }
     hosts[server] = methods;
   }
@@ -159,6 +159,8 @@ async function callTool(
   args: unknown[],
   kwargs: Record<string, unknown>,
   budget: Budget,
+  /** Aborted when the execution ends: the upstream request is cancelled. */
+  signal: AbortSignal,
 ): Promise<unknown> {
   const server = connection.name;
   // Authorization is asked at the moment of every call, however the call was reached. A pre-call
@@ -201,7 +203,7 @@ async function callTool(
 
   let result;
   try {
-    result = await connection.callTool(tool.name, callArgs, options.limits.tool_execution_timeout * 1000);
+    result = await connection.callTool(tool.name, callArgs, options.limits.tool_execution_timeout * 1000, signal);
   } catch (e) {
     if (e instanceof UpstreamError && e.kind === "timeout") throw new PyException(EXC.TimeoutError, [e.message]);
     throw toolError(server, tool.name, e instanceof Error ? e.message : String(e));

@@ -3,7 +3,7 @@
 // and the options; executeToolCode runs a script with the visible servers bound as globals.
 import { stringifyPlain } from "../interpreter/boundary.js";
 import type { Limits } from "../interpreter/budget.js";
-import { execute, type SandboxResult } from "../interpreter/execute.js";
+import { execute, internalErrorResult, type SandboxResult } from "../interpreter/execute.js";
 import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
 import type { UpstreamConnection } from "../upstream/connection.js";
 import { type BeforeCall, buildHosts } from "./bridge.js";
@@ -287,7 +287,14 @@ export async function executeToolCode(code: string, context: ExecuteToolCodeCont
     // A Tensor in RESULT goes back out as its wire payload (SPEC §3).
     finalizeResult: encodeTensors,
   });
-  return { text: formatExecution(result, context.catalog.servers.map((s) => s.name)), result };
+  let text: string;
+  try {
+    text = formatExecution(result, context.catalog.servers.map((s) => s.name));
+  } catch (e) {
+    // The execution ran (its tool calls too): its caller is answered, and it is logged, anyway.
+    text = formatExecution(internalErrorResult(e, { tool_calls: result.tool_calls }), []);
+  }
+  return { text, result };
 }
 
 /** The text the model reads after executeToolCode (SPEC §4): no raw tool payloads. */

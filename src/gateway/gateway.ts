@@ -22,6 +22,7 @@ import {
   searchTools,
 } from "../codemode/meta-tools.js";
 import { executeToolScript } from "../codemode/script-tool.js";
+import { internalErrorResult, type SandboxResult } from "../interpreter/execute.js";
 import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../interpreter/budget.js";
 import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
 import { type ClientConfig, listAllows } from "../upstream/config.js";
@@ -311,9 +312,19 @@ export class Gateway extends EventEmitter {
       case "searchTools":
         return { text: searchTools(catalog, args as { query: string; server?: string; limit?: number; detail?: "brief" | "full" }), isError: false };
       case "executeToolCode": {
-        const { text, result } = await executeToolCode(String(args.code ?? ""), this.executionContext(caller, signal, unattended, catalog));
-        this.emit("execution", { caller: caller.label, code: String(args.code ?? ""), result });
-        return { text, isError: result.error !== null };
+        const code = String(args.code ?? "");
+        // Logged whatever happens: an execution that failed in an unexpected way is logged as one.
+        let result: SandboxResult | undefined;
+        try {
+          const outcome = await executeToolCode(code, this.executionContext(caller, signal, unattended, catalog));
+          result = outcome.result;
+          return { text: outcome.text, isError: result.error !== null };
+        } catch (e) {
+          result = internalErrorResult(e);
+          throw e;
+        } finally {
+          this.emit("execution", { caller: caller.label, code, result: result! });
+        }
       }
     }
   }

@@ -1,6 +1,6 @@
 // Per-execution limits (SPEC §2) and the meter that enforces them. Every charge happens BEFORE
 // the work or the allocation it pays for, so an over-budget request fails without being done.
-import { type LimitField, ResourceLimitError } from "./errors.js";
+import { CancelledError, type LimitField, ResourceLimitError } from "./errors.js";
 
 export interface Limits {
   max_source_bytes: number;
@@ -50,16 +50,46 @@ export class Budget {
   memory = 0;
   logBytes = 0;
   toolCalls = 0;
+  /** Called once, when a limit trips (the runtime makes its next tick() fail). */
+  onTrip: (() => void) | null = null;
 
-  /** limits.max_steps, read on every step. */
-  private readonly maxSteps: number;
+  /**
+   * The limits, read on every charge. A tripped limit sets them below anything a charge can
+   * reach, so every later charge fails with no extra test on the paths that do not fail.
+   */
+  private maxSteps: number;
+  private maxMemory: number;
+  private maxLog: number;
+  private maxToolCalls: number;
+  /** The limit (or cancellation) that ended the execution: thrown again by every later charge. */
+  private tripped: ResourceLimitError | CancelledError | null = null;
 
   constructor(readonly limits: Limits) {
     this.maxSteps = limits.max_steps;
+    this.maxMemory = limits.max_memory_bytes;
+    this.maxLog = limits.max_log_bytes;
+    this.maxToolCalls = limits.max_tool_calls;
+  }
+
+  /**
+   * Records that the execution is over (a limit, a timeout, a cancellation, its end) and returns
+   * the error to throw: the first one recorded. Nothing a script does can get past it.
+   */
+  trip(error: ResourceLimitError | CancelledError): ResourceLimitError | CancelledError {
+    if (this.tripped === null) {
+      this.tripped = error;
+      this.maxSteps = this.maxMemory = this.maxLog = this.maxToolCalls = -1;
+      this.onTrip?.();
+    }
+    return this.tripped;
+  }
+
+  get isTripped(): boolean {
+    return this.tripped !== null;
   }
 
   private exceeded(field: LimitField & keyof Limits, detail?: string): never {
-    throw new ResourceLimitError(field, this.limits[field], detail);
+    throw this.tripped ?? this.trip(new ResourceLimitError(field, this.limits[field], detail));
   }
 
   /** Charges `n` interpreter steps (work inside builtins is charged in proportion to its size). */
@@ -73,22 +103,22 @@ export class Budget {
    * charged as they are stored; a single huge temporary (`'x' * 10**9`) is refused outright.
    */
   alloc(bytes: number): void {
-    if (bytes > this.limits.max_memory_bytes - this.memory) this.exceeded("max_memory_bytes");
+    if (bytes > this.maxMemory - this.memory) this.exceeded("max_memory_bytes");
     this.memory += bytes;
   }
 
   /** Refuses one temporary value larger than the whole memory budget, without keeping it. */
   checkSize(bytes: number): void {
-    if (bytes > this.limits.max_memory_bytes) this.exceeded("max_memory_bytes");
+    if (bytes > this.maxMemory) this.exceeded("max_memory_bytes");
   }
 
   log(bytes: number): void {
     this.logBytes += bytes;
-    if (this.logBytes > this.limits.max_log_bytes) this.exceeded("max_log_bytes");
+    if (this.logBytes > this.maxLog) this.exceeded("max_log_bytes");
   }
 
   toolCall(): void {
     this.toolCalls++;
-    if (this.toolCalls > this.limits.max_tool_calls) this.exceeded("max_tool_calls");
+    if (this.toolCalls > this.maxToolCalls) this.exceeded("max_tool_calls");
   }
 }

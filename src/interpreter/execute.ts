@@ -3,12 +3,12 @@
 import type * as A from "../../grammar/ast.js";
 import { PySyntaxError } from "../../grammar/errors.js";
 import { parse } from "../../grammar/parse.js";
-import { sourceLine } from "../../grammar/errors.js";
 import { toPlain, type Plain } from "./boundary.js";
 import { Budget, DEFAULT_LIMITS, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
 import { compileModule, Frame, Globals, noteRun, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
+import { describeThrown, exceptionMessage, tracebackText } from "./error-text.js";
 import { JSON_MODULE } from "./modules/json.js";
 import { MATH_MODULE } from "./modules/math.js";
 import { ASYNCIO_MODULE } from "./modules/asyncio.js";
@@ -16,7 +16,7 @@ import { scriptEnv, sysModule } from "./modules/sys.js";
 import { workspaceModule, type WorkspaceOptions } from "./modules/workspace.js";
 import type { NativeFn } from "./native.js";
 import { HostObject, type HostMethod, Pending, PyBuiltin, PyModule } from "./objects.js";
-import { str } from "./repr.js";
+import { setLongTimeout } from "./ownership.js";
 import { getAttribute, Runtime, type ToolCallRecord } from "./runtime.js";
 import type { Value } from "./values.js";
 
@@ -131,8 +131,50 @@ function executionMs(limits: Limits): number {
 /** Runs a script to its result. Never throws for anything the script does. */
 export async function execute(source: string, options: ExecuteOptions = {}): Promise<SandboxResult> {
   const started = performance.now();
-  // The defaults need no validation (and nothing writes to a Limits).
+  // The defaults need no validation (and nothing writes to a Limits). Bad limits are the
+  // caller's error, thrown before anything runs.
   const limits = options.limits === undefined ? (DEFAULT_LIMITS as Limits) : resolveLimits(options.limits);
+  const state: RunState = { budget: null, rt: null };
+  try {
+    return await run(source, options, limits, started, state);
+  } catch (e) {
+    // The last resort: a bug anywhere above (formatting an error, a hook given by the host)
+    // still gives the caller a result, with what is known of the run.
+    return internalErrorResult(e, { started, stdout: state.rt?.stdout.join(""), tool_calls: state.rt?.toolCalls, budget: state.budget });
+  }
+}
+
+const INTERNAL_HINT = "This is a bug in the sandbox, not in the script.";
+
+/**
+ * The SandboxResult of a run that failed outside the script (a bug, a hook of the host): an
+ * InternalError saying what was thrown, with what is known of the run.
+ */
+export function internalErrorResult(
+  e: unknown,
+  known: { started?: number; stdout?: string; tool_calls?: ToolCallRecord[]; budget?: Budget | null } = {},
+): SandboxResult {
+  const message = describeThrown(e);
+  const budget = known.budget;
+  return {
+    stdout: known.stdout ?? "",
+    stderr: `InternalError: ${message}\n`,
+    result: null,
+    returncode: 1,
+    duration_seconds: known.started === undefined ? 0 : (performance.now() - known.started) / 1000,
+    tool_calls: known.tool_calls ?? [],
+    error: { type: "InternalError", message, line: null, column: null, traceback: `InternalError: ${message}`, hints: [INTERNAL_HINT] },
+    stats: { steps: budget?.steps ?? 0, memory_bytes: budget?.memory ?? 0, log_bytes: budget?.logBytes ?? 0 },
+  };
+}
+
+/** What execute()'s last resort can report of a run that failed in an unexpected way. */
+interface RunState {
+  budget: Budget | null;
+  rt: Runtime | null;
+}
+
+async function run(source: string, options: ExecuteOptions, limits: Limits, started: number, state: RunState): Promise<SandboxResult> {
   const filename = options.filename ?? "<script>";
   let budget: Budget | null = null;
   const done = (partial: Partial<SandboxResult> & { error: SandboxError | null }): SandboxResult => ({
@@ -165,7 +207,7 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
     throw e;
   }
 
-  budget = new Budget(limits);
+  budget = state.budget = new Budget(limits);
   const meter = budget;
   const modules = new Map(MODULES);
   modules.set("sys", () => moduleFrom("sys", sysModule(options.argv ?? [filename])));
@@ -177,17 +219,17 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   for (const [name, host] of hosts) globals.set(name, host);
   if (!globals.has("env")) globals.set("env", scriptEnv(options.env ?? {}));
   // Counted as sharing the CPU from here until rt.finish() in the finally below.
-  const rt = new Runtime({
+  const rt = (state.rt = new Runtime({
     budget,
     builtins: BUILTINS,
     modules,
     hosts,
     signal: options.signal,
     deadline: started + executionMs(limits),
-  });
+  }));
 
   let frame: Frame | null = null;
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimeout: (() => void) | undefined;
   // Removed when the execution ends: a long-lived signal must not keep finished executions alive.
   let onAbort: (() => void) | undefined;
   try {
@@ -196,14 +238,14 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
     const r = body(frame);
     if (r instanceof Pending) {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new ResourceLimitError("tool_execution_timeout", limits.tool_execution_timeout, "the execution ran too long")),
-          Math.max(0, started + executionMs(limits) - performance.now()),
+        cancelTimeout = setLongTimeout(
+          () => reject(meter.trip(new ResourceLimitError("tool_execution_timeout", limits.tool_execution_timeout, "the execution ran too long"))),
+          started + executionMs(limits) - performance.now(),
         );
       });
       const aborted = new Promise<never>((_, reject) => {
-        if (options.signal?.aborted) reject(new CancelledError());
-        onAbort = () => reject(new CancelledError());
+        if (options.signal?.aborted) reject(meter.trip(new CancelledError()));
+        onAbort = () => reject(meter.trip(new CancelledError()));
         options.signal?.addEventListener("abort", onAbort, { once: true });
       });
       await Promise.race([r.promise, timeout, aborted]);
@@ -215,11 +257,12 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   } catch (e) {
     // A call still in flight when the execution ended (cancelled, out of time) never settled.
     for (const call of rt.toolCalls) if (!call.ok && call.error === null) call.error = "unfinished: the execution ended first";
-    const error = describeError(e, frame, source, filename, rt);
+    const error = describeError(e, frame, source, filename);
     return done({ stdout: rt.stdout.join(""), stderr: error.traceback + "\n", tool_calls: rt.toolCalls, error });
   } finally {
-    clearTimeout(timer);
+    cancelTimeout?.();
     if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+    // Whatever it was waiting on is released, and none of its code runs again.
     rt.finish();
     noteRun(module, meter.steps);
     // The script's globals are unbound as it ends. Its cells can outlive it in V8's old
@@ -231,22 +274,15 @@ export async function execute(source: string, options: ExecuteOptions = {}): Pro
   }
 }
 
-/** The SandboxError of anything an execution can end with. */
-function describeError(e: unknown, frame: Frame | null, source: string, filename: string, rt: Runtime): SandboxError {
+/** The SandboxError of anything an execution can end with; bounded in size and work (error-text.ts). */
+function describeError(e: unknown, frame: Frame | null, source: string, filename: string): SandboxError {
   if (e instanceof PyException) {
     if (frame) e.traceback.push({ line: frame.line, column: frame.col, scope: "<module>" });
     const innermost = e.traceback[0];
-    const message = e.message((v) => str(v), (v) => rt.repr(v));
-    const lines = ["Traceback (most recent call last):"];
-    for (const entry of [...e.traceback].reverse()) {
-      lines.push(`  File "${filename}", line ${entry.line}, in ${entry.scope}`);
-      const text = sourceLine(source, entry.line).trim();
-      if (text) lines.push(`    ${text}`);
-    }
-    lines.push(message ? `${e.type.name}: ${message}` : e.type.name);
+    const message = exceptionMessage(e);
     const hints = [...e.hints];
     if (e.type.name === "KeyError") hints.push("Use .get(key) (or .get(key, default)) when a key may be missing.");
-    return { type: e.type.name, message, line: innermost?.line ?? null, column: innermost?.column ?? null, traceback: lines.join("\n"), hints };
+    return { type: e.type.name, message, line: innermost?.line ?? null, column: innermost?.column ?? null, traceback: tracebackText(e, message, source, filename), hints };
   }
   const at = frame ? { line: frame.line, column: frame.col } : { line: null, column: null };
   if (e instanceof ResourceLimitError || e instanceof CancelledError) {
@@ -256,6 +292,6 @@ function describeError(e: unknown, frame: Frame | null, source: string, filename
     return { type: "RecursionError", message: "maximum recursion depth exceeded", ...at, traceback: "RecursionError: maximum recursion depth exceeded", hints: [] };
   }
   // A bug in the interpreter: reported, never thrown at the host.
-  const message = e instanceof Error ? e.message : String(e);
-  return { type: "InternalError", message, ...at, traceback: `InternalError: ${message}`, hints: ["This is a bug in the sandbox, not in the script."] };
+  const message = describeThrown(e);
+  return { type: "InternalError", message, ...at, traceback: `InternalError: ${message}`, hints: [INTERNAL_HINT] };
 }

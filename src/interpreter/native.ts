@@ -3,6 +3,7 @@
 import type { Budget } from "./budget.js";
 import { pyError } from "./errors.js";
 import { repr, str } from "./repr.js";
+import type { Pending } from "./objects.js";
 import { isInt, PyFloat, typeName, type Value } from "./values.js";
 
 export type Kwargs = Map<string, Value>;
@@ -22,6 +23,8 @@ export interface NativeContext {
    * charging one step per item; TypeError "'int' object is not iterable" otherwise.
    */
   toList(v: Value): Value[];
+  /** `asyncio.sleep`: a wait the execution owns, ended at its deadline (an awaitable's start). */
+  sleep(seconds: number, result: Value): Pending;
 }
 
 export type NativeFn = (ctx: NativeContext, args: Value[], kwargs: Kwargs | null) => Value;

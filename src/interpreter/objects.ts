@@ -178,9 +178,10 @@ export class PyFuture extends PyObject {
 
 /**
  * A method the host provides: called with Python-side arguments converted to plain JS values,
- * and the execution's budget (so what the host does to bring a result in counts against it).
+ * the execution's budget (so what the host does to bring a result in counts against it), and a
+ * signal aborted when the execution ends (the call's result is no longer wanted).
  */
-export type HostMethod = (args: unknown[], kwargs: Record<string, unknown>, context: { budget: Budget }) => Promise<unknown>;
+export type HostMethod = (args: unknown[], kwargs: Record<string, unknown>, context: { budget: Budget; signal: AbortSignal }) => Promise<unknown>;
 
 /** An upstream server as a global: `srv.tool(...)`, `srv.tool_async(...)`. */
 export class HostObject extends PyObject {

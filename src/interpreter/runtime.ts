@@ -21,8 +21,9 @@ import {
   PyType,
 } from "./objects.js";
 import { binary, type BinaryOp, hashOf, iterateToArray, SliceValue } from "./ops.js";
+import { Owned, setLongTimeout, type WaitStart } from "./ownership.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
-import { MIN_SLICE_MS, nextSlice, sliceFor } from "./scheduler.js";
+import { MIN_SLICE_MS, sliceFor, waitForSlice } from "./scheduler.js";
 import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
 
@@ -84,9 +85,12 @@ export class Runtime implements NativeContext {
   jsDepth = 0;
   /** Inside a native's synchronous callback: nothing may suspend there. */
   private syncOnly = 0;
-  /** Tool calls in flight; while there are any, this execution does not count as runnable. */
-  private hostCallsInFlight = 0;
+  /** Tool calls and sleeps in flight; while there are any, this execution does not count as runnable. */
+  private waiting = 0;
   private counted = false;
+  private finished = false;
+  /** Everything this execution waits on, released when it ends. */
+  private readonly owned = new Owned();
   /** With setYieldAlways: every other check yields (the one after resuming goes on). */
   private alternate = false;
   private enterAlternate = false;
@@ -103,11 +107,27 @@ export class Runtime implements NativeContext {
     // otherwise each take a slice sized for fewer than will be running.
     this.sliceEnd = performance.now() + MIN_SLICE_MS;
     this.checkAt = Math.min(this.budget.limits.max_steps, this.budget.steps + CLOCK_STEPS);
+    // Once a limit trips, the very next tick fails too (budget.step(0) throws it again), however
+    // the error was caught.
+    this.budget.onTrip = () => {
+      this.checkAt = -1;
+    };
   }
 
-  /** The execution has ended: it no longer shares the CPU. */
+  /**
+   * The execution has ended, for whatever reason: it no longer shares the CPU, none of its code
+   * runs again, and what it was waiting on (sleeps, tool calls, time slices) is released.
+   */
   finish(): void {
+    this.finished = true;
     this.setRunnable(false);
+    this.budget.trip(new CancelledError("the execution has ended"));
+    this.owned.end();
+  }
+
+  /** Open waits (tests: a finished execution holds none). */
+  get openWaits(): number {
+    return this.owned.size;
   }
 
   private setRunnable(on: boolean): void {
@@ -135,9 +155,34 @@ export class Runtime implements NativeContext {
 
   private checkClock(): void {
     const now = performance.now();
-    if (now > this.deadline) throw new ResourceLimitError("tool_execution_timeout", this.budget.limits.tool_execution_timeout, "the execution ran too long");
-    if (this.signal?.aborted) throw new CancelledError();
+    if (now > this.deadline) throw this.timedOut();
+    if (this.signal?.aborted) throw this.budget.trip(new CancelledError());
     if (now > this.sliceEnd) this.yieldDue = true;
+  }
+
+  private timedOut(): unknown {
+    return this.budget.trip(new ResourceLimitError("tool_execution_timeout", this.budget.limits.tool_execution_timeout, "the execution ran too long"));
+  }
+
+  /**
+   * `await asyncio.sleep(seconds)`: settles with `result` after `seconds`, or, when that is past
+   * the execution's deadline, ends the execution at the deadline.
+   */
+  sleep(seconds: number, result: Value): Pending {
+    const ms = seconds * 1000;
+    const left = this.deadline - performance.now();
+    return new Pending(
+      this.waitOn<Value>((resolve, reject) => (ms < left ? setLongTimeout(() => resolve(result), ms) : setLongTimeout(() => reject(this.timedOut()), left))),
+    );
+  }
+
+  /** A wait of this execution (a tool call, a sleep): meanwhile it does not count as runnable. */
+  private waitOn<T>(start: WaitStart<T>): Promise<T> {
+    if (++this.waiting === 1) this.setRunnable(false);
+    return this.owned.wait(start).finally(() => {
+      if (--this.waiting === 0 && !this.finished) this.setRunnable(true);
+      this.sliceEnd = sliceEndFromNow();
+    });
   }
 
   /** True when the time slice is used up and the caller can suspend here. */
@@ -150,7 +195,7 @@ export class Runtime implements NativeContext {
   yieldNow(): Pending {
     this.yieldDue = false;
     return new Pending(
-      nextSlice().then((sliceMs) => {
+      this.owned.wait<number>((resolve) => waitForSlice(resolve)).then((sliceMs) => {
         this.sliceEnd = performance.now() + sliceMs;
         this.checkClock();
       }),
@@ -413,6 +458,9 @@ export class Runtime implements NativeContext {
     if (e instanceof PyException) {
       e.traceback.push({ line: frame.line, column: frame.col, scope: frame.scopeName });
       void caller;
+    } else if (e instanceof ResourceLimitError || e instanceof CancelledError) {
+      // Whatever raised it (a boundary check, the workspace), the execution is over.
+      this.budget.trip(e);
     }
     return e;
   }
@@ -449,15 +497,9 @@ export class Runtime implements NativeContext {
     const started = performance.now();
     const method = callable.host.methods.get(callable.method)!;
     const timeoutMs = limits.tool_execution_timeout * 1000;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new PyException(EXC.TimeoutError, [`${callable.host.name}.${callable.method} timed out after ${limits.tool_execution_timeout} s`])), timeoutMs);
-    });
-    if (++this.hostCallsInFlight === 1) this.setRunnable(false);
-    const call = Promise.race([method(positional, keywords, { budget: this.budget }), timeout]).finally(() => {
-      clearTimeout(timer);
-      if (--this.hostCallsInFlight === 0) this.setRunnable(true);
-      this.sliceEnd = sliceEndFromNow();
+    const call = this.waitOn<unknown>((resolve, reject) => {
+      Promise.resolve(method(positional, keywords, { budget: this.budget, signal: this.owned.signal })).then(resolve, reject);
+      return setLongTimeout(() => reject(new PyException(EXC.TimeoutError, [`${callable.host.name}.${callable.method} timed out after ${limits.tool_execution_timeout} s`])), timeoutMs);
     });
     return new Pending(
       call.then(
@@ -471,7 +513,7 @@ export class Runtime implements NativeContext {
           if (error instanceof ResourceLimitError) {
             // A limit hit while bringing the result in ends the execution, as any other limit.
             record.error = error.message;
-            throw error;
+            throw this.budget.trip(error);
           }
           if (error instanceof PyException) {
             record.error = `${error.type.name}: ${String(error.args[0] ?? "")}`;

@@ -15,15 +15,20 @@ const PER_TURN = Math.floor(TURN_MS / MIN_SLICE_MS);
 const waiting: ((sliceMs: number) => void)[] = [];
 let turnScheduled = false;
 
-/** Settles, with the slice's length in ms, when the execution may run again. */
-export function nextSlice(): Promise<number> {
-  return new Promise<number>((resolve) => {
-    waiting.push(resolve);
-    if (!turnScheduled) {
-      turnScheduled = true;
-      setImmediate(turn);
-    }
-  });
+/**
+ * Calls `resolve`, with the slice's length in ms, when the execution may run again; returns what
+ * takes it out of the line (an execution that ends while it waits).
+ */
+export function waitForSlice(resolve: (sliceMs: number) => void): () => void {
+  waiting.push(resolve);
+  if (!turnScheduled) {
+    turnScheduled = true;
+    setImmediate(turn);
+  }
+  return () => {
+    const at = waiting.indexOf(resolve);
+    if (at >= 0) waiting.splice(at, 1);
+  };
 }
 
 function turn(): void {

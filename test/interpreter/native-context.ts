@@ -29,5 +29,8 @@ export function testContext(limits: Partial<Limits> = {}): NativeContext & { out
       budget.step(items.length);
       return items;
     },
+    sleep() {
+      throw new Error("testContext cannot sleep");
+    },
   };
 }

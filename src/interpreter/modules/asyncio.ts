@@ -1,9 +1,8 @@
 // The asyncio module of the sandbox: run(), gather() and sleep(), enough to run tool calls
 // concurrently. Awaitables are coroutines (async def calls) and futures (tool_async calls).
-import { pyError } from "../errors.js";
-import type { NativeContext, NativeFn } from "../native.js";
+import { PyException, pyError } from "../errors.js";
+import { bind, floatArg, type NativeContext, type NativeFn, type Signature } from "../native.js";
 import { Pending, PyCoroutine, PyFuture } from "../objects.js";
-import { floatArg } from "../native.js";
 import { PyList, typeName, type Value } from "../values.js";
 
 function awaitable(v: Value): PyCoroutine | PyFuture {
@@ -27,7 +26,8 @@ const gather: NativeFn = (_ctx, args, kwargs) => {
       try {
         return a.run();
       } catch (e) {
-        if (returnExceptions) return e as Value;
+        // Only Python exceptions become values: a limit or a cancellation ends the execution.
+        if (returnExceptions && e instanceof PyException) return e;
         return new Pending(Promise.reject(e));
       }
     });
@@ -35,20 +35,32 @@ const gather: NativeFn = (_ctx, args, kwargs) => {
     const settled = outcomes.map((o) => (o instanceof Pending ? o.promise : Promise.resolve(o)));
     if (returnExceptions) {
       return new Pending(
-        Promise.allSettled(settled).then((rs) => new PyList(rs.map((r) => (r.status === "fulfilled" ? (r.value as Value) : (r.reason as Value))))),
+        Promise.allSettled(settled).then((rs) =>
+          new PyList(
+            rs.map((r) => {
+              if (r.status === "fulfilled") return r.value as Value;
+              if (r.reason instanceof PyException) return r.reason;
+              throw r.reason;
+            }),
+          ),
+        ),
       );
     }
-    // Like asyncio.gather: the first failure propagates; the other calls still finish on their own.
+    // Like asyncio.gather: the first failure propagates; the other calls still finish on their
+    // own (and end with the execution, which owns their waits).
     for (const p of settled) p.catch(() => undefined);
     return new Pending(Promise.all(settled).then((values) => new PyList(values as Value[])));
   }) as unknown as Value;
 };
 
-const sleep: NativeFn = (ctx: NativeContext, args) => {
-  const seconds = args.length ? floatArg("sleep", args[0]!) : 0;
-  if (seconds < 0) throw pyError("ValueError", "sleep length must be non-negative");
+const SLEEP: Signature = { names: ["delay", "result"], required: 1 };
+
+const sleep: NativeFn = (ctx: NativeContext, args, kwargs) => {
+  const [delay, result] = bind("sleep", SLEEP, args, kwargs);
+  const seconds = floatArg("sleep", delay!);
   ctx.budget.step(1);
-  return new PyFuture("sleep", () => new Pending(new Promise((resolve) => setTimeout(() => resolve(args[1] ?? null), seconds * 1000)))) as unknown as Value;
+  // As CPython's asyncio.sleep: a negative or NaN delay does not wait.
+  return new PyFuture("sleep", () => ctx.sleep(seconds > 0 ? seconds : 0, result ?? null)) as unknown as Value;
 };
 
 export const ASYNCIO_MODULE: Record<string, NativeFn | Value> = { run, gather, sleep };
