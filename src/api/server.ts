@@ -31,6 +31,7 @@ import {
 import { LIMIT_FIELDS } from "../interpreter/budget.js";
 import { type ClientConfig, ConfigError, parseClientConfig } from "../upstream/config.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
+import { registerJsonBodyParser } from "./json-body.js";
 import { type ConfigFields, configView, HttpError, settingsFromUpdate } from "./settings-update.js";
 import { registerWeb } from "./web.js";
 
@@ -677,6 +678,8 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: { message: `no route ${request.method} ${request.url.split("?")[0]}` } }),
   );
+
+  registerJsonBodyParser(app);
 
   const keys = options.keys ?? new KeyRing();
   const log = options.log ?? new ExecLog();
