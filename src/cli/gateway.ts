@@ -4,6 +4,7 @@
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { chainPlugins, loadPlugins, PluginError } from "../agent/plugins.js";
+import { HostPolicy } from "../api/host-check.js";
 import { buildServer, callerOf } from "../api/server.js";
 import { loadGatewayConfig } from "../gateway/config-file.js";
 import { Gateway, type GatewaySettings } from "../gateway/gateway.js";
@@ -181,10 +182,19 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const app = buildServer(gateway, { keys, requireKey: config.requireKey, adminToken: config.adminToken, log: execLog, providers: config.providers });
-  mountMcp(app, gateway, callerOf);
   const host = options.host ?? config.host;
   const port = options.port ?? config.port;
+  const hosts = new HostPolicy({ host, allowedHosts: config.allowedHosts });
+  const app = buildServer(gateway, {
+    keys,
+    requireKey: config.requireKey,
+    adminToken: config.adminToken,
+    log: execLog,
+    providers: config.providers,
+    hosts,
+    allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
+  });
+  mountMcp(app, gateway, callerOf, { hosts });
   await app.listen({ host, port });
   const address = app.server.address();
   const bound = typeof address === "object" && address ? address.port : port;

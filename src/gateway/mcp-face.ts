@@ -50,8 +50,18 @@ function notifyOnChange(gateway: Gateway, servers: () => Iterable<Server>): () =
   };
 }
 
+export interface McpMountOptions {
+  /** The origins a browser shows for the gateway reached as `host`; with it, the SDK checks Origin too. */
+  hosts?: { originsFor(host: string): string[] };
+}
+
 /** Mounts `/mcp` (Streamable HTTP, stateful sessions) on a Fastify app. */
-export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (request: FastifyRequest) => Caller = () => UNRESTRICTED): void {
+export function mountMcp(
+  app: FastifyInstance,
+  gateway: Gateway,
+  callerOf: (request: FastifyRequest) => Caller = () => UNRESTRICTED,
+  options: McpMountOptions = {},
+): void {
   // A session belongs to the caller that opened it: a later request on it must present the same
   // key (or, for a session opened without one, none), else a leaked session id would carry
   // another key's grants.
@@ -77,8 +87,13 @@ export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (requ
       }
       const server = makeServer(gateway, caller);
       const owner = ownerOf(caller);
+      // The SDK's own DNS-rebinding check, behind buildServer's: the session keeps the Host it was opened with.
+      const host = request.headers.host ?? "";
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        enableDnsRebindingProtection: true,
+        allowedHosts: [host],
+        allowedOrigins: options.hosts?.originsFor(host) ?? [],
         onsessioninitialized: (sid) => {
           sessions.set(sid, { transport, server, owner });
         },

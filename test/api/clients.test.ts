@@ -17,7 +17,8 @@ const keys = new KeyRing();
 
 beforeAll(async () => {
   gateway = new Gateway();
-  app = buildServer(gateway, { keys });
+  // These tests add stdio clients without an admin token; stdio-clients.test.ts shows the refusal.
+  app = buildServer(gateway, { keys, allowUnauthenticatedStdio: true });
   await app.ready();
 });
 
