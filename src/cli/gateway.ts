@@ -194,7 +194,7 @@ async function main(): Promise<number> {
     hosts,
     allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
   });
-  mountMcp(app, gateway, callerOf, { hosts });
+  mountMcp(app, gateway, callerOf, { hosts, idleSeconds: config.mcpSessionIdleSeconds });
   await app.listen({ host, port });
   const address = app.server.address();
   const bound = typeof address === "object" && address ? address.port : port;

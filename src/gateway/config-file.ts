@@ -7,6 +7,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { resolveLimits } from "../interpreter/budget.js";
 import { type ClientConfig, clientConfigsOf, ConfigError } from "../upstream/config.js";
 import { DEFAULT_SETTINGS, type GatewaySettings } from "./gateway.js";
+import { DEFAULT_SESSION_IDLE_SECONDS } from "./mcp-face.js";
 import { parseVirtualKeys, type VirtualKey } from "./virtual-keys.js";
 
 export interface GatewayConfig {
@@ -24,6 +25,8 @@ export interface GatewayConfig {
   allowedHosts: string[];
   /** `server.allow_unauthenticated_stdio`: the API may add or edit stdio clients without an admin token. */
   allowUnauthenticatedStdio: boolean;
+  /** `server.mcp_session_idle_seconds`: an MCP session unused this long is closed. */
+  mcpSessionIdleSeconds: number;
   /** `providers`: the OpenAI-compatible upstreams of agent mode (`/v1/chat/completions`). */
   providers: ProviderConfig[];
   /** `plugins`: modules exporting a pre-tool-call hook, in the order they run. */
@@ -154,6 +157,8 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
   const allowedHosts = parseAllowedHosts(server.allowed_hosts);
   const allowStdio = server.allow_unauthenticated_stdio ?? false;
   if (typeof allowStdio !== "boolean") throw new ConfigError("server.allow_unauthenticated_stdio", "must be true or false");
+  const idle = server.mcp_session_idle_seconds ?? DEFAULT_SESSION_IDLE_SECONDS;
+  if (typeof idle !== "number" || !(idle > 0) || !Number.isFinite(idle)) throw new ConfigError("server.mcp_session_idle_seconds", "must be a positive number of seconds");
   const requireKey = governance.require_virtual_key ?? clientConfig.enforce_governance_header ?? false;
   if (typeof requireKey !== "boolean") {
     const at = governance.require_virtual_key !== undefined ? "governance.require_virtual_key" : "client_config.enforce_governance_header";
@@ -167,6 +172,7 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     port: port as number,
     allowedHosts,
     allowUnauthenticatedStdio: allowStdio,
+    mcpSessionIdleSeconds: idle,
     keys: parseVirtualKeys(governance.virtual_keys),
     requireKey,
     providers: parseProviders(root.providers),

@@ -51,9 +51,9 @@ describe("config.json", () => {
 
   it("reads the HTTP hardening fields, with defaults", () => {
     const plain = parseGatewayConfig({}, {});
-    expect([plain.allowedHosts, plain.allowUnauthenticatedStdio]).toEqual([[], false]);
-    const c = parseGatewayConfig({ server: { allowed_hosts: ["gateway.lan", "192.168.1.20", "::1", "[fd00::5]"], allow_unauthenticated_stdio: true } }, {});
-    expect([c.allowedHosts, c.allowUnauthenticatedStdio]).toEqual([["gateway.lan", "192.168.1.20", "::1", "[fd00::5]"], true]);
+    expect([plain.allowedHosts, plain.allowUnauthenticatedStdio, plain.mcpSessionIdleSeconds]).toEqual([[], false, 3600]);
+    const c = parseGatewayConfig({ server: { allowed_hosts: ["gateway.lan", "192.168.1.20", "::1", "[fd00::5]"], allow_unauthenticated_stdio: true, mcp_session_idle_seconds: 1.5 } }, {});
+    expect([c.allowedHosts, c.allowUnauthenticatedStdio, c.mcpSessionIdleSeconds]).toEqual([["gateway.lan", "192.168.1.20", "::1", "[fd00::5]"], true, 1.5]);
   });
 
   it.each([
@@ -65,6 +65,8 @@ describe("config.json", () => {
     [{ server: { allowed_hosts: ["cafe.de:80"] } }, "server.allowed_hosts[0]: must be a host name or IP address alone"],
     [{ server: { allowed_hosts: ["[::1]:8080"] } }, "server.allowed_hosts[0]: must be a host name or IP address alone"],
     [{ server: { allow_unauthenticated_stdio: "yes" } }, "server.allow_unauthenticated_stdio: must be true or false"],
+    [{ server: { mcp_session_idle_seconds: 0 } }, "server.mcp_session_idle_seconds: must be a positive number of seconds"],
+    [{ server: { mcp_session_idle_seconds: "60" } }, "server.mcp_session_idle_seconds: must be a positive number of seconds"],
   ])("reports %j", (raw, message) => {
     expect(problem(raw)).toContain(message);
   });
