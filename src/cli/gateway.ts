@@ -195,7 +195,18 @@ async function main(): Promise<number> {
     allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
   });
   mountMcp(app, gateway, callerOf, { hosts, idleSeconds: config.mcpSessionIdleSeconds });
-  await app.listen({ host, port });
+  try {
+    await app.listen({ host, port });
+  } catch (e) {
+    // Without this the upstream children kept the process alive after the failure.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") log(`port ${port} on ${host} is in use; pick another with --port`);
+    else if (code === "EACCES") log(`port ${port} on ${host} may not be used by this user; pick another with --port`);
+    else if (code === "EADDRNOTAVAIL") log(`${host} is not an address of this machine; pick another with --host`);
+    else log(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+    await shutdown(() => app.close());
+    return 1;
+  }
   const address = app.server.address();
   const bound = typeof address === "object" && address ? address.port : port;
   log(`listening on http://${host}:${bound} (MCP at /mcp, API at /api, health at /health)`);
