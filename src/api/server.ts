@@ -31,6 +31,8 @@ import {
 import { LIMIT_FIELDS } from "../interpreter/budget.js";
 import { type ClientConfig, ConfigError, parseClientConfig } from "../upstream/config.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
+import { HostPolicy, registerHostCheck } from "./host-check.js";
+import { registerJsonBodyParser } from "./json-body.js";
 import { type ConfigFields, configView, HttpError, settingsFromUpdate } from "./settings-update.js";
 import { registerWeb } from "./web.js";
 
@@ -44,6 +46,10 @@ export interface ServerOptions extends AgentRouteOptions {
   adminToken?: string;
   /** Where executions are logged (default: a fresh in-memory log). */
   log?: ExecLog;
+  /** The Host and Origin requests must come with (default: the loopback names only). */
+  hosts?: HostPolicy;
+  /** `server.allow_unauthenticated_stdio`: let the API add or edit stdio clients without an admin token. */
+  allowUnauthenticatedStdio?: boolean;
 }
 
 // ------------------------------------------------------------------ schemas
@@ -620,6 +626,12 @@ function refuse(reply: FastifyReply, realm: string, message: string): FastifyRep
   return reply.code(401).header("www-authenticate", `Bearer realm="${realm}"`).send({ error: { message } });
 }
 
+const STDIO_REFUSED =
+  "adding or editing a stdio client over the API needs the admin token, because a stdio client runs a command on this " +
+  'machine as the gateway\'s user: set "server": {"admin_token": "env.ADMIN_TOKEN"} in config.json (and send it with ' +
+  'each /api request), or, if every program that can reach this port may run commands, set "server": ' +
+  '{"allow_unauthenticated_stdio": true}. Stdio clients listed in config.json are loaded either way.';
+
 // ------------------------------------------------------------------ tool calls
 
 interface ToolCall {
@@ -678,9 +690,17 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
     reply.code(404).send({ error: { message: `no route ${request.method} ${request.url.split("?")[0]}` } }),
   );
 
+  // First of all hooks: nothing answers a foreign page.
+  registerHostCheck(app, options.hosts ?? new HostPolicy());
+  registerJsonBodyParser(app);
+
   const keys = options.keys ?? new KeyRing();
   const log = options.log ?? new ExecLog();
   const adminToken = options.adminToken || undefined;
+  // A stdio client runs a command as the gateway's user: only the operator may add one.
+  const checkStdio = (config: ClientConfig) => {
+    if (config.connection_type === "stdio" && adminToken === undefined && !options.allowUnauthenticatedStdio) throw new HttpError(403, STDIO_REFUSED);
+  };
 
   // Open MCP sessions are told to list their tools again when a key's grants change.
   const keysChanged = () => gateway.emit("tools-changed");
@@ -747,6 +767,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
     async (request) =>
       serially(async () => {
         const config = parseClientBody(request.body);
+        checkStdio(config);
         checkUnique(gateway, config);
         // Connecting starts now and is not waited for: the answer shows the state it is in.
         gateway.addClient(config);
@@ -760,6 +781,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
     async (request) =>
       serially(async () => {
         const current = findClient(gateway, request.params.id);
+        checkStdio(current);
         const next = updatedClient(current, request.body);
         checkUnique(gateway, next, current);
         await gateway.replaceClient(next, current.name);

@@ -4,6 +4,7 @@
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { chainPlugins, loadPlugins, PluginError } from "../agent/plugins.js";
+import { HostPolicy } from "../api/host-check.js";
 import { buildServer, callerOf } from "../api/server.js";
 import { loadGatewayConfig } from "../gateway/config-file.js";
 import { Gateway, type GatewaySettings } from "../gateway/gateway.js";
@@ -181,11 +182,31 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const app = buildServer(gateway, { keys, requireKey: config.requireKey, adminToken: config.adminToken, log: execLog, providers: config.providers });
-  mountMcp(app, gateway, callerOf);
   const host = options.host ?? config.host;
   const port = options.port ?? config.port;
-  await app.listen({ host, port });
+  const hosts = new HostPolicy({ host, allowedHosts: config.allowedHosts });
+  const app = buildServer(gateway, {
+    keys,
+    requireKey: config.requireKey,
+    adminToken: config.adminToken,
+    log: execLog,
+    providers: config.providers,
+    hosts,
+    allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
+  });
+  mountMcp(app, gateway, callerOf, { hosts, idleSeconds: config.mcpSessionIdleSeconds });
+  try {
+    await app.listen({ host, port });
+  } catch (e) {
+    // Without this the upstream children kept the process alive after the failure.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") log(`port ${port} on ${host} is in use; pick another with --port`);
+    else if (code === "EACCES") log(`port ${port} on ${host} may not be used by this user; pick another with --port`);
+    else if (code === "EADDRNOTAVAIL") log(`${host} is not an address of this machine; pick another with --host`);
+    else log(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+    await shutdown(() => app.close());
+    return 1;
+  }
   const address = app.server.address();
   const bound = typeof address === "object" && address ? address.port : port;
   log(`listening on http://${host}:${bound} (MCP at /mcp, API at /api, health at /health)`);

@@ -7,6 +7,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { resolveLimits } from "../interpreter/budget.js";
 import { type ClientConfig, clientConfigsOf, ConfigError } from "../upstream/config.js";
 import { DEFAULT_SETTINGS, type GatewaySettings } from "./gateway.js";
+import { DEFAULT_SESSION_IDLE_SECONDS } from "./mcp-face.js";
 import { parseVirtualKeys, type VirtualKey } from "./virtual-keys.js";
 
 export interface GatewayConfig {
@@ -20,6 +21,12 @@ export interface GatewayConfig {
   requireKey: boolean;
   /** `server.admin_token`: when set, every `/api/*` request must present it. */
   adminToken?: string;
+  /** `server.allowed_hosts`: names or addresses, besides the loopback ones and `host`, that requests may name in Host. */
+  allowedHosts: string[];
+  /** `server.allow_unauthenticated_stdio`: the API may add or edit stdio clients without an admin token. */
+  allowUnauthenticatedStdio: boolean;
+  /** `server.mcp_session_idle_seconds`: an MCP session unused this long is closed. */
+  mcpSessionIdleSeconds: number;
   /** `providers`: the OpenAI-compatible upstreams of agent mode (`/v1/chat/completions`). */
   providers: ProviderConfig[];
   /** `plugins`: modules exporting a pre-tool-call hook, in the order they run. */
@@ -147,6 +154,11 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
   if (adminToken !== undefined && (typeof adminToken !== "string" || adminToken.length === 0)) {
     throw new ConfigError("server.admin_token", "must be a non-empty string");
   }
+  const allowedHosts = parseAllowedHosts(server.allowed_hosts);
+  const allowStdio = server.allow_unauthenticated_stdio ?? false;
+  if (typeof allowStdio !== "boolean") throw new ConfigError("server.allow_unauthenticated_stdio", "must be true or false");
+  const idle = server.mcp_session_idle_seconds ?? DEFAULT_SESSION_IDLE_SECONDS;
+  if (typeof idle !== "number" || !(idle > 0) || !Number.isFinite(idle)) throw new ConfigError("server.mcp_session_idle_seconds", "must be a positive number of seconds");
   const requireKey = governance.require_virtual_key ?? clientConfig.enforce_governance_header ?? false;
   if (typeof requireKey !== "boolean") {
     const at = governance.require_virtual_key !== undefined ? "governance.require_virtual_key" : "client_config.enforce_governance_header";
@@ -158,12 +170,35 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     clients: clientConfigsOf({ mcp: { client_configs: mcp.client_configs ?? [] }, mcpServers: root.mcpServers }),
     host,
     port: port as number,
+    allowedHosts,
+    allowUnauthenticatedStdio: allowStdio,
+    mcpSessionIdleSeconds: idle,
     keys: parseVirtualKeys(governance.virtual_keys),
     requireKey,
     providers: parseProviders(root.providers),
     plugins: parsePlugins(root.plugins),
     ...(adminToken !== undefined ? { adminToken: adminToken as string } : {}),
   };
+}
+
+/**
+ * `server.allowed_hosts`: host names or IP addresses (a v6 one with or without brackets), without
+ * scheme or port, since a Host is accepted on any port.
+ */
+function parseAllowedHosts(raw: unknown): string[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new ConfigError("server.allowed_hosts", 'must be a list of host names or addresses, e.g. ["gateway.lan", "192.168.1.20"]');
+  return raw.map((h, i) => {
+    const at = `server.allowed_hosts[${i}]`;
+    if (typeof h !== "string" || h.trim() === "") throw new ConfigError(at, "must be a host name or IP address");
+    const name = h.trim();
+    // A v6 address has two colons or more; one colon is a port.
+    const v6 = /^\[[0-9a-f:.]+\]$|^[0-9a-f.]*:[0-9a-f.]*:[0-9a-f:.]*$/i.test(name);
+    if (!v6 && !/^[^\s:/?#@[\]]+$/.test(name)) {
+      throw new ConfigError(at, `must be a host name or IP address alone, without scheme, port or path (any port is accepted), not ${JSON.stringify(h)}`);
+    }
+    return name;
+  });
 }
 
 /** `workspace_root` (an existing folder) and `workspace_max_write_bytes`; no workspace when absent. */

@@ -50,15 +50,52 @@ function notifyOnChange(gateway: Gateway, servers: () => Iterable<Server>): () =
   };
 }
 
+export interface McpMountOptions {
+  /** The origins a browser shows for the gateway reached as `host`; with it, the SDK checks Origin too. */
+  hosts?: { originsFor(host: string): string[] };
+  /** Close a session no request has used for this long (default 3600). */
+  idleSeconds?: number;
+}
+
+export const DEFAULT_SESSION_IDLE_SECONDS = 3600;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  owner: string;
+  /** Requests on the session still open (a GET's event stream stays open): it is not idle meanwhile. */
+  open: number;
+  lastUsed: number;
+}
+
 /** Mounts `/mcp` (Streamable HTTP, stateful sessions) on a Fastify app. */
-export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (request: FastifyRequest) => Caller = () => UNRESTRICTED): void {
+export function mountMcp(
+  app: FastifyInstance,
+  gateway: Gateway,
+  callerOf: (request: FastifyRequest) => Caller = () => UNRESTRICTED,
+  options: McpMountOptions = {},
+): void {
   // A session belongs to the caller that opened it: a later request on it must present the same
   // key (or, for a session opened without one, none), else a leaked session id would carry
   // another key's grants.
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server; owner: string }>();
+  const sessions = new Map<string, Session>();
   const stop = notifyOnChange(gateway, () => [...sessions.values()].map((s) => s.server));
+  // Clients that go away without a DELETE would otherwise keep their sessions forever.
+  const idleMs = (options.idleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000;
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const s of sessions.values()) {
+        // Closing the server closes its transport, whose onclose forgets the session.
+        if (s.open === 0 && now - s.lastUsed >= idleMs) void s.server.close().catch(() => undefined);
+      }
+    },
+    Math.min(Math.max(idleMs / 4, 100), 60_000),
+  );
+  sweep.unref();
   app.addHook("onClose", async () => {
     stop();
+    clearInterval(sweep);
     await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
     sessions.clear();
   });
@@ -76,24 +113,35 @@ export function mountMcp(app: FastifyInstance, gateway: Gateway, callerOf: (requ
         return reply.code(404).send({ jsonrpc: "2.0", error: { code: -32001, message: "unknown or expired MCP session; initialize a new one" }, id: null });
       }
       const server = makeServer(gateway, caller);
-      const owner = ownerOf(caller);
+      // The SDK's own DNS-rebinding check, behind buildServer's: the session keeps the Host it was opened with.
+      const host = request.headers.host ?? "";
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        enableDnsRebindingProtection: true,
+        allowedHosts: [host],
+        allowedOrigins: options.hosts?.originsFor(host) ?? [],
         onsessioninitialized: (sid) => {
-          sessions.set(sid, { transport, server, owner });
+          sessions.set(sid, fresh);
         },
         onsessionclosed: (sid) => {
           sessions.delete(sid);
         },
       });
+      const fresh: Session = { transport, server, owner: ownerOf(caller), open: 0, lastUsed: Date.now() };
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await server.connect(transport);
-      session = { transport, server, owner };
+      session = fresh;
     }
+    const used = session;
+    used.open++;
+    reply.raw.once("close", () => {
+      used.open--;
+      used.lastUsed = Date.now();
+    });
     reply.hijack();
-    await session.transport.handleRequest(request.raw, reply.raw, request.body);
+    await used.transport.handleRequest(request.raw, reply.raw, request.body);
   };
   app.post("/mcp", handle);
   app.get("/mcp", handle);

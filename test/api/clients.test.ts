@@ -1,13 +1,13 @@
 // Client CRUD over the HTTP API against a real gateway: every client is the edge-case MCP server
 // over stdio, and a stdio child is found by an environment variable only it carries.
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../../src/api/server.js";
 import { KeyRing } from "../../src/gateway/virtual-keys.js";
 import { Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
+import { processesMarked } from "../fixtures/marked-processes.js";
 
 const EDGE = fileURLToPath(new URL("../../dist/test/fixtures/edge-server.js", import.meta.url));
 
@@ -17,7 +17,8 @@ const keys = new KeyRing();
 
 beforeAll(async () => {
   gateway = new Gateway();
-  app = buildServer(gateway, { keys });
+  // These tests add stdio clients without an admin token; stdio-clients.test.ts shows the refusal.
+  app = buildServer(gateway, { keys, allowUnauthenticatedStdio: true });
   await app.ready();
 });
 
@@ -67,21 +68,6 @@ async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 1
 }
 
 const connected = (id: string) => until(`${id} to connect`, async () => (await listed(id))?.state === "connected");
-
-/** The live processes whose environment carries EDGE_MARK=mark (a zombie's environment reads empty). */
-function processesMarked(mark: string): number[] {
-  const needle = `EDGE_MARK=${mark}\0`;
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, "latin1").includes(needle)) pids.push(Number(entry));
-    } catch {
-      // Gone already, or not ours to read.
-    }
-  }
-  return pids;
-}
 
 describe("POST /api/mcp/client", () => {
   it("adds a client and answers at once, while it is still connecting", async () => {

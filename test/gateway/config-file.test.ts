@@ -49,6 +49,28 @@ describe("config.json", () => {
     expect(parseGatewayConfig({ client_config: { enforce_governance_header: true } }, {}).requireKey).toBe(true);
   });
 
+  it("reads the HTTP hardening fields, with defaults", () => {
+    const plain = parseGatewayConfig({}, {});
+    expect([plain.allowedHosts, plain.allowUnauthenticatedStdio, plain.mcpSessionIdleSeconds]).toEqual([[], false, 3600]);
+    const c = parseGatewayConfig({ server: { allowed_hosts: ["gateway.lan", "192.168.1.20", "::1", "[fd00::5]"], allow_unauthenticated_stdio: true, mcp_session_idle_seconds: 1.5 } }, {});
+    expect([c.allowedHosts, c.allowUnauthenticatedStdio, c.mcpSessionIdleSeconds]).toEqual([["gateway.lan", "192.168.1.20", "::1", "[fd00::5]"], true, 1.5]);
+  });
+
+  it.each([
+    [{ server: { allowed_hosts: "gateway.lan" } }, 'server.allowed_hosts: must be a list of host names or addresses, e.g. ["gateway.lan", "192.168.1.20"]'],
+    [{ server: { allowed_hosts: [""] } }, "server.allowed_hosts[0]: must be a host name or IP address"],
+    [{ server: { allowed_hosts: ["ok", 5] } }, "server.allowed_hosts[1]: must be a host name or IP address"],
+    [{ server: { allowed_hosts: ["gateway.lan:8080"] } }, 'server.allowed_hosts[0]: must be a host name or IP address alone, without scheme, port or path (any port is accepted), not "gateway.lan:8080"'],
+    [{ server: { allowed_hosts: ["http://gateway.lan"] } }, "server.allowed_hosts[0]: must be a host name or IP address alone"],
+    [{ server: { allowed_hosts: ["cafe.de:80"] } }, "server.allowed_hosts[0]: must be a host name or IP address alone"],
+    [{ server: { allowed_hosts: ["[::1]:8080"] } }, "server.allowed_hosts[0]: must be a host name or IP address alone"],
+    [{ server: { allow_unauthenticated_stdio: "yes" } }, "server.allow_unauthenticated_stdio: must be true or false"],
+    [{ server: { mcp_session_idle_seconds: 0 } }, "server.mcp_session_idle_seconds: must be a positive number of seconds"],
+    [{ server: { mcp_session_idle_seconds: "60" } }, "server.mcp_session_idle_seconds: must be a positive number of seconds"],
+  ])("reports %j", (raw, message) => {
+    expect(problem(raw)).toContain(message);
+  });
+
   it.each([
     [{ governance: { virtual_keys: [{ name: "a", value: "v" }, { name: "b", value: "v" }] } }, "governance.virtual_keys[1].value: this value is already the value of governance.virtual_keys[0]"],
     [{ governance: { virtual_keys: [{ name: "a" }] } }, "governance.virtual_keys[0].value"],

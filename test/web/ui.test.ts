@@ -1,7 +1,7 @@
 // The web UI, driven in headless Chromium (Debian's `chromium`, through playwright-core) against a
 // real gateway on 127.0.0.1 and the edge-case MCP server over Streamable HTTP. The page is the
 // built one (dist/web, from `npm run build`). Each flow leaves a screenshot in test/artifacts/web/.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdirSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -13,18 +13,11 @@ import { buildServer } from "../../src/api/server.js";
 import { defaultWebRoot } from "../../src/api/web.js";
 import { Gateway } from "../../src/gateway/gateway.js";
 import { KeyRing } from "../../src/gateway/virtual-keys.js";
+import { chromiumPath } from "./chromium.js";
 
 const EDGE = fileURLToPath(new URL("../../dist/test/fixtures/edge-server.js", import.meta.url));
 const SHOTS = fileURLToPath(new URL("../artifacts/web/", import.meta.url));
 const TOKEN = "admin-token-for-the-ui-test";
-
-/** Chromium: $CHROMIUM_PATH, else the `chromium` on the PATH (Debian's package). */
-function chromiumPath(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  const found = spawnSync("which", ["chromium"], { encoding: "utf8" }).stdout.trim();
-  if (!found) throw new Error("chromium not found: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH");
-  return found;
-}
 
 let edge: ChildProcess;
 let edgeUrl: string;

@@ -83,6 +83,9 @@ export function showError(form: Element, message: string): void {
   if (best) {
     best.classList.add("invalid");
     best.scrollIntoView({ block: "nearest" });
+  } else if (box instanceof HTMLElement) {
+    // A message about the whole form sits at its top, out of sight of the button just pressed.
+    box.scrollIntoView({ block: "nearest" });
   }
 }
 
