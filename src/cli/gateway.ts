@@ -215,12 +215,6 @@ async function main(): Promise<number> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
-  // Shutdown always exits. Nothing should be left holding the event loop (a finished execution
-  // releases its timers and calls); if something is, it is named, and cut after a grace period.
-  setTimeout(() => {
-    log(`exiting with handles still open: ${process.getActiveResourcesInfo().join(", ")}`);
-    process.exit(process.exitCode ?? 0);
-  }, EXIT_GRACE_MS).unref();
   return 0;
 }
 
@@ -229,6 +223,13 @@ const EXIT_GRACE_MS = 2000;
 main().then(
   (code) => {
     process.exitCode = code;
+    // Shutdown always exits, after a stop or a failed start. Nothing should be left holding the
+    // event loop (a finished execution releases its timers and calls); if something is, it is
+    // named, and cut after a grace period.
+    setTimeout(() => {
+      log(`exiting with handles still open: ${process.getActiveResourcesInfo().join(", ")}`);
+      process.exit(code);
+    }, EXIT_GRACE_MS).unref();
   },
   (e: unknown) => {
     log(`fatal: ${(e as Error).stack ?? String(e)}`);
