@@ -23,6 +23,11 @@ const perChar = (setup: (n: number) => string, call: string): Cost => ({
   probe: (n) => [setup(n), call],
 });
 
+const perReprChar = (setup: (n: number) => string, call: string): Cost => ({
+  model: "one step per 8 characters built, 12 more characters' worth per escape; built in chunks, each charged (steps, and the text so far against max_memory_bytes) before the next",
+  probe: (n) => [setup(n), call],
+});
+
 const list = (n: number) => `x = list(range(${n}))`;
 const text = (n: number) => `s = 'ab,c ' * ${n}`;
 const set = (n: number) => `x = set(range(${n}))\ny = set(range(0, ${2 * n}, 2))`;
@@ -43,8 +48,8 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   abs: constant,
   round: constant,
   isinstance: constant,
-  repr: perChar(list, "repr(x)"),
-  ascii: perChar(list, "ascii(x)"),
+  repr: perReprChar(list, "repr(x)"),
+  ascii: perReprChar(list, "ascii(x)"),
   format: perChar((n) => `n = ${n}`, "format(1, '>' + str(n * 10))"),
   map: perItem(list, "list(map(abs, x))"),
   filter: perItem(list, "list(filter(None, x))"),
@@ -65,7 +70,7 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   // Types, called as constructors.
   int: perChar((n) => `s = '7' * ${n}`, "int(s)"),
   float: constant,
-  str: perChar(list, "str(x)"),
+  str: perReprChar(list, "str(x)"),
   bool: constant,
   list: perItem((n) => `r = range(${n})`, "list(r)"),
   tuple: perItem((n) => `r = range(${n})`, "tuple(r)"),

@@ -1,0 +1,71 @@
+// Hostile one-liners against the text, sorting and sequence operations (SPEC §2): each is paid for
+// before its work is done, so it ends quickly, at default limits, with its value or with a
+// ResourceLimitError naming the budget it would exceed, and never holds the event loop long.
+// The bounds are generous (a loaded machine runs these several times slower); what they catch is
+// the work done before a refusal: seconds of it, and gigabytes, before these charges.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execute, type SandboxResult } from "../../src/interpreter/execute.js";
+
+type Outcome = { value: unknown } | { limit: "max_steps" | "max_memory_bytes" };
+
+const steps = { limit: "max_steps" } as const;
+
+const HOSTILE: [source: string, outcome: Outcome][] = [
+  // repr, ascii and str of long text, and of containers holding it: an escape makes 4 to 10
+  // characters of one.
+  ["RESULT = len(repr('\\x01' * 3 * 10**7))", steps],
+  ["RESULT = len(repr('\\x01' * 10**7))", steps],
+  ["RESULT = len(repr(['\\x01' * 10**6] * 30))", steps],
+  ["RESULT = len(str(['\\x01' * 10**7]))", steps],
+  ["RESULT = len(ascii('\\xe9' * 10**7))", steps],
+  ["RESULT = len(ascii('\\U0001F600' * 10**6))", steps],
+  ["RESULT = len(repr(b'\\x01' * 10**7))", steps],
+  ["RESULT = len(f\"{'\\x01' * 10**7!r}\")", steps],
+  ["RESULT = len(repr('a' * 10**6))", { value: 1_000_002 }],
+  ["RESULT = len(repr('\\x01' * 10**5))", { value: 400_002 }],
+];
+
+/** What one execution did: its result, its wall time, and the longest stall of the event loop meanwhile. */
+async function measure(source: string): Promise<{ result: SandboxResult; wallMs: number; stallMs: number }> {
+  let stallMs = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 2);
+  const start = performance.now();
+  const result = await execute(source);
+  const wallMs = performance.now() - start;
+  // The tick that a stall at the very end delayed.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  clearInterval(timer);
+  return { result, wallMs, stallMs };
+}
+
+const figures: string[] = [];
+
+describe("hostile text, sorting and sequence operations end quickly", () => {
+  beforeAll(async () => {
+    // The first execution compiles the interpreter's own code: not what is measured.
+    await execute("RESULT = [repr(i) for i in range(100)]");
+  });
+
+  afterAll(() => {
+    if (process.env.HOSTILE_FIGURES) console.log(figures.join("\n"));
+  });
+
+  it.each(HOSTILE)("%s", async (source, outcome) => {
+    const { result, wallMs, stallMs } = await measure(source);
+    figures.push(`${wallMs.toFixed(0).padStart(5)} ms wall, ${stallMs.toFixed(0).padStart(4)} ms stall, ${String(result.stats.steps).padStart(8)} steps  ${source}`);
+    if ("value" in outcome) {
+      expect(result.error).toBeNull();
+      expect(result.result).toEqual(outcome.value);
+    } else {
+      expect(result.error?.type).toBe("ResourceLimitError");
+      expect(result.error?.message).toContain(`${outcome.limit} exceeded`);
+    }
+    expect(wallMs).toBeLessThan(1000);
+    expect(stallMs).toBeLessThan(200);
+  });
+});
