@@ -9,6 +9,7 @@ import { execute, type SandboxResult } from "../../src/interpreter/execute.js";
 type Outcome = { value: unknown } | { limit: "max_steps" | "max_memory_bytes" };
 
 const steps = { limit: "max_steps" } as const;
+const memory = { limit: "max_memory_bytes" } as const;
 
 const HOSTILE: [source: string, outcome: Outcome][] = [
   // repr, ascii and str of long text, and of containers holding it: an escape makes 4 to 10
@@ -23,6 +24,10 @@ const HOSTILE: [source: string, outcome: Outcome][] = [
   ["RESULT = len(f\"{'\\x01' * 10**7!r}\")", steps],
   ["RESULT = len(repr('a' * 10**6))", { value: 1_000_002 }],
   ["RESULT = len(repr('\\x01' * 10**5))", { value: 400_002 }],
+  // Sequences built from repeats.
+  ["RESULT = len(b'ab' * (3 * 10**7))", steps],
+  ["RESULT = len(b'ab' * 10**6)", { value: 2_000_000 }],
+  ["RESULT = len(b'ab' * 10**9)", memory],
 ];
 
 /** What one execution did: its result, its wall time, and the longest stall of the event loop meanwhile. */
