@@ -28,6 +28,11 @@ const perReprChar = (setup: (n: number) => string, call: string): Cost => ({
   probe: (n) => [setup(n), call],
 });
 
+const perPiece = (setup: (n: number) => string, call: string): Cost => ({
+  model: "one step per piece and per 16 characters scanned; when the pieces might not fit in the steps left, counted and charged before the list is built",
+  probe: (n) => [setup(n), call],
+});
+
 const list = (n: number) => `x = list(range(${n}))`;
 const text = (n: number) => `s = 'ab,c ' * ${n}`;
 const set = (n: number) => `x = set(range(${n}))\ny = set(range(0, ${2 * n}, 2))`;
@@ -116,15 +121,15 @@ export const METHOD_COSTS: Record<string, Cost> = {
   "str.maketrans": perItem((n) => `d = {chr(65 + i % 26) + str(i): None for i in range(${n})}`, "str.maketrans({chr(i): None for i in range(len(d))})"),
   "str.removeprefix": { model: "constant: the result shares the string's storage" },
   "str.removesuffix": { model: "constant: the result shares the string's storage" },
-  "str.replace": perChar(text, "s.replace('a', 'xyz')"),
+  "str.replace": { model: "one step per match and per 16 characters scanned or built; the result checked against max_memory_bytes first", probe: (n) => [text(n), "s.replace('a', 'xyz')"] },
   "str.rfind": perChar(text, "s.rfind('z')"),
   "str.rindex": perChar((n) => `s = 'z' + 'a' * ${n}`, "s.rindex('z')"),
   "str.rjust": perChar((n) => `n = ${n}`, "'x'.rjust(n * 10)"),
   "str.rpartition": perChar(text, "s.rpartition('z')"),
-  "str.rsplit": perChar(text, "s.rsplit(',')"),
+  "str.rsplit": perPiece(text, "s.rsplit(',')"),
   "str.rstrip": perChar((n) => `s = 'x' + ' ' * ${n}`, "s.rstrip()"),
-  "str.split": perChar(text, "s.split(',')"),
-  "str.splitlines": perChar((n) => `s = 'ab\\n' * ${n}`, "s.splitlines()"),
+  "str.split": perPiece(text, "s.split(',')"),
+  "str.splitlines": perPiece((n) => `s = 'ab\\n' * ${n}`, "s.splitlines()"),
   "str.startswith": constant,
   "str.strip": perChar((n) => `s = ' ' * ${n} + 'x'`, "s.strip()"),
   "str.swapcase": perChar(text, "s.swapcase()"),

@@ -24,6 +24,18 @@ const HOSTILE: [source: string, outcome: Outcome][] = [
   ["RESULT = len(f\"{'\\x01' * 10**7!r}\")", steps],
   ["RESULT = len(repr('a' * 10**6))", { value: 1_000_002 }],
   ["RESULT = len(repr('\\x01' * 10**5))", { value: 400_002 }],
+  // Splits into many pieces, replacements with many matches: counted before the list or the
+  // text is built.
+  ["RESULT = len(('\\n' * 10**7).splitlines())", steps],
+  ["RESULT = len(('\\r\\n' * 5 * 10**6).splitlines(True))", steps],
+  ["RESULT = len((',' * 10**7).split(','))", steps],
+  ["RESULT = len((',' * 10**7).rsplit(','))", steps],
+  ["RESULT = len((' a' * 5 * 10**6).split())", steps],
+  ["RESULT = len((',' * 10**7).split(',', 10))", { value: 11 }],
+  ["RESULT = len((',' * 10**5).split(','))", { value: 100_001 }],
+  ["s = 'a' * 10**7; RESULT = len(s.replace('a', 'bbb'))", steps],
+  ["s = 'a' * 10**7; RESULT = len(s.replace('a', ''))", steps],
+  ["s = 'a' * 10**5; RESULT = len(s.replace('', 'x'))", { value: 200_001 }],
   // Sequences built from repeats.
   ["RESULT = len(b'ab' * (3 * 10**7))", steps],
   ["RESULT = len(b'ab' * 10**6)", { value: 2_000_000 }],
