@@ -203,7 +203,10 @@ const mathConstant = "ceil floor trunc fabs sqrt cbrt exp exp2 expm1 log2 log10 
 const nums = (n: number) => `import math\nx = list(range(1, ${n}))`;
 
 export const MODULE_COSTS: Record<string, Cost> = {
-  "json.dumps": perChar((n) => `import json\nx = [{'k': i} for i in range(${n})]`, "json.dumps(x)"),
+  "json.dumps": {
+    model: "one step per value, per 16 characters of text scanned, per 4 characters written (indentation included) and per character an escape adds; the output checked against max_memory_bytes as it grows",
+    probe: (n) => [`import json\nx = [{'k': i} for i in range(${n})]`, "json.dumps(x)"],
+  },
   "json.loads": perChar((n) => `import json\ns = '[' + ','.join(['1'] * ${n}) + ']'`, "json.loads(s)"),
   ...Object.fromEntries(mathConstant.split(" ").map((f) => [`math.${f}`, constant])),
   "math.gcd": perItem(nums, "math.gcd(*x)"),

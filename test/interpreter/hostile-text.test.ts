@@ -26,17 +26,24 @@ const HOSTILE: [source: string, outcome: Outcome][] = [
   ["RESULT = len(repr('\\x01' * 10**5))", { value: 400_002 }],
   // Splits into many pieces, replacements with many matches: counted before the list or the
   // text is built.
-  ["RESULT = len(('\\n' * 10**7).splitlines())", steps],
-  ["RESULT = len(('\\r\\n' * 5 * 10**6).splitlines(True))", steps],
-  ["RESULT = len((',' * 10**7).split(','))", steps],
-  ["RESULT = len((',' * 10**7).rsplit(','))", steps],
-  ["RESULT = len((' a' * 5 * 10**6).split())", steps],
-  ["RESULT = len((',' * 10**7).split(',', 10))", { value: 11 }],
+  ["RESULT = len(('\\n' * 4 * 10**6).splitlines())", steps],
+  ["RESULT = len(('\\r\\n' * 2 * 10**6).splitlines(True))", steps],
+  ["RESULT = len((',' * 4 * 10**6).split(','))", steps],
+  ["RESULT = len((',' * 4 * 10**6).rsplit(','))", steps],
+  ["RESULT = len((' a' * 2 * 10**6).split())", steps],
+  ["RESULT = len((',' * 4 * 10**6).split(',', 10))", { value: 11 }],
   ["RESULT = len((',' * 10**5).split(','))", { value: 100_001 }],
-  ["s = 'a' * 10**7; RESULT = len(s.replace('a', 'bbb'))", steps],
-  ["s = 'a' * 10**7; RESULT = len(s.replace('a', ''))", steps],
+  ["s = 'a' * 4 * 10**6; RESULT = len(s.replace('a', 'bbb'))", steps],
+  ["s = 'a' * 4 * 10**6; RESULT = len(s.replace('a', ''))", steps],
   ["s = 'a' * 10**5; RESULT = len(s.replace('', 'x'))", { value: 200_001 }],
-  // Sequences built from repeats.
+  // json.dumps: indentation is output too, and an escape makes six characters of one.
+  ["import json; RESULT = len(json.dumps([[[[1] * 100] * 100] * 100], indent=10))", steps],
+  ["import json; RESULT = len(json.dumps([[[[[[[[1] * 8] * 8] * 8] * 8] * 8] * 8]], indent=100))", steps],
+  ["import json; RESULT = len(json.dumps(['\\x01' * 10**6] * 10))", steps],
+  ["import json; RESULT = len(json.dumps([[1] * 100] * 100, indent=2))", { value: 70_802 }],
+  // Sequences built from repeats (V8 makes a repeat lazily; its first use copies it all).
+  ["RESULT = len('ab' * (3 * 10**7))", memory],
+  ["RESULT = len(('ab' * 10**6).upper())", { value: 2_000_000 }],
   ["RESULT = len(b'ab' * (3 * 10**7))", steps],
   ["RESULT = len(b'ab' * 10**6)", { value: 2_000_000 }],
   ["RESULT = len(b'ab' * 10**9)", memory],
