@@ -98,11 +98,19 @@ const ASCII_ESCAPES = Array.from({ length: 128 }, (_, c) =>
 
 /** The \x, \u or \U escape of a code point from 128 on (remembered for the BMP: a long text repeats them). */
 function hexEscape(code: number): string {
-  if (code > 0xffff) return "\\U" + code.toString(16).padStart(8, "0");
+  if (code > 0xffff) {
+    let escape = ASTRAL_ESCAPES.get(code);
+    if (escape === undefined) {
+      if (ASTRAL_ESCAPES.size >= 4096) ASTRAL_ESCAPES.clear();
+      ASTRAL_ESCAPES.set(code, (escape = "\\U" + code.toString(16).padStart(8, "0")));
+    }
+    return escape;
+  }
   return (HEX_ESCAPES[code] ??= code <= 0xff ? "\\x" + code.toString(16).padStart(2, "0") : "\\u" + code.toString(16).padStart(4, "0"));
 }
 
 const HEX_ESCAPES: (string | undefined)[] = new Array<string | undefined>(0x10000);
+const ASTRAL_ESCAPES = new Map<number, string>();
 
 /** \x escapes of every code point of an ASCII-only repr that is not ASCII (for ascii() of objects with their own repr). */
 export function asciiEscape(text: string): string {
