@@ -89,14 +89,29 @@ export function hashKey(v: Value): HashKey {
   if (typeof v === "bigint") return v;
   if (v === null) return "\u0000N";
   if (v instanceof PyFloat) return floatKey(v.v);
-  if (v instanceof PyTuple) return "\u0000(" + v.items.map(keyText).join(",") + ")";
-  if (v instanceof PySet && v.frozen) return "\u0000{" + [...v.map.keys()].map(keyTextOfKey).sort().join(",") + "}";
+  if (v instanceof PyTuple || (v instanceof PySet && v.frozen)) return containerKey(v);
   if (v instanceof PyBytes) return "\u0000b" + Buffer.from(v.bytes).toString("latin1");
   // Equal ranges are the same sequence: range(0) == range(2, 2), range(1, 2) == range(1, 3, 5).
   if (v instanceof PyRange) return "\u0000r" + (v.length === 0 ? "" : v.length === 1 ? `${v.start}` : `${v.start},${v.step},${v.length}`);
   if (v instanceof PyObject && hashableObjects.has(v.typeName)) return objectKey(v);
   throw new UnhashableError(typeName(v));
 }
+
+/**
+ * The key of a tuple or frozenset, remembered when long: both are immutable, and building the key
+ * walks all of it (a dict keyed by one big tuple would rebuild it at every look-up).
+ */
+function containerKey(v: PyTuple | PySet): string {
+  const cached = LONG_KEYS.get(v);
+  if (cached !== undefined) return cached;
+  const key = v instanceof PyTuple ? "\u0000(" + v.items.map(keyText).join(",") + ")" : "\u0000{" + [...v.map.keys()].map(keyTextOfKey).sort().join(",") + "}";
+  if (key.length >= LONG_KEY) LONG_KEYS.set(v, key);
+  return key;
+}
+
+/** Keys at least this long are remembered (shorter ones cost less to rebuild than to look up). */
+const LONG_KEY = 256;
+const LONG_KEYS = new WeakMap<object, string>();
 
 /** Functions, types, modules and other objects hash by identity. */
 const hashableObjects = new Set(["function", "builtin_function_or_method", "type", "module", "method", "NoneType", "ellipsis"]);

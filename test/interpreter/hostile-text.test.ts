@@ -41,6 +41,9 @@ const HOSTILE: [source: string, outcome: Outcome][] = [
   ["import json; RESULT = len(json.dumps([[[[[[[[1] * 8] * 8] * 8] * 8] * 8] * 8]], indent=100))", steps],
   ["import json; RESULT = len(json.dumps(['\\x01' * 10**6] * 10))", steps],
   ["import json; RESULT = len(json.dumps([[1] * 100] * 100, indent=2))", { value: 70_802 }],
+  // A big tuple as a dict key: its key is built once, not at every look-up.
+  ["t = tuple(range(10**5))\nd = {}\nfor i in range(300): d[t] = i\nRESULT = len(d)", { value: 1 }],
+  ["f = frozenset(range(10**5))\nRESULT = sum(1 for i in range(300) if f in {f: i})", { value: 300 }],
   // Sequences built from repeats (V8 makes a repeat lazily; its first use copies it all).
   ["RESULT = len('ab' * (3 * 10**7))", memory],
   ["RESULT = len(('ab' * 10**6).upper())", { value: 2_000_000 }],
