@@ -365,6 +365,8 @@ function minMax(which: "min" | "max"): NativeFn {
       if (fallback !== undefined) return fallback;
       throw pyError("ValueError", `${which}() arg is an empty sequence`);
     }
+    // Charged before the comparisons, not after them.
+    ctx.budget.step(items.length);
     let best = items[0]!;
     let bestKey = key === null ? best : ctx.call(key, [best]);
     for (let i = 1; i < items.length; i++) {
@@ -375,7 +377,6 @@ function minMax(which: "min" | "max"): NativeFn {
         bestKey = k;
       }
     }
-    ctx.budget.step(items.length);
     return best;
   };
 }

@@ -1100,10 +1100,14 @@ export function iterateToArray(v: Value, budget: Budget): Value[] {
     budget.step(v.items.length);
     return [...v.items];
   }
+  // A range, set or dict knows its size: its steps are charged before it is walked, so that
+  // min(range(10**9)) is refused at once instead of after a million items.
+  const size = v instanceof PyRange ? v.length : v instanceof PySet || v instanceof PyDict ? v.size : -1;
+  if (size >= 0) budget.step(size);
   const next = iterate(v);
   const out: Value[] = [];
   for (let item = next(); item !== DONE; item = next()) {
-    budget.step(1);
+    if (size < 0) budget.step(1);
     out.push(item);
   }
   return out;

@@ -44,6 +44,13 @@ const HOSTILE: [source: string, outcome: Outcome][] = [
   // A big tuple as a dict key: its key is built once, not at every look-up.
   ["t = tuple(range(10**5))\nd = {}\nfor i in range(300): d[t] = i\nRESULT = len(d)", { value: 1 }],
   ["f = frozenset(range(10**5))\nRESULT = sum(1 for i in range(300) if f in {f: i})", { value: 300 }],
+  // min, max, sum and sorted of a range, set or dict: its size is charged before it is walked.
+  ["RESULT = min(range(10**7))", steps],
+  ["RESULT = max(range(10**9))", steps],
+  ["RESULT = sum(range(10**7))", steps],
+  ["RESULT = sorted(range(10**7))[:1]", steps],
+  ["x = list(range(3 * 10**5)); RESULT = len(sorted(x))", steps],
+  ["RESULT = [min(range(5)), max(range(3, 9, 2), key=lambda v: -v), sum(range(100)), sorted({3: 1, 1: 2})]", { value: [0, 3, 4950, [1, 3]] }],
   // Sequences built from repeats (V8 makes a repeat lazily; its first use copies it all).
   ["RESULT = len('ab' * (3 * 10**7))", memory],
   ["RESULT = len(('ab' * 10**6).upper())", { value: 2_000_000 }],
