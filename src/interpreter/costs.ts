@@ -94,7 +94,7 @@ export const METHOD_COSTS: Record<string, Cost> = {
   "str.casefold": perChar(text, "s.casefold()"),
   "str.center": perChar((n) => `n = ${n}`, "'x'.center(n * 10)"),
   "str.count": perChar(text, "s.count('c')"),
-  "str.encode": perChar(text, "s.encode()"),
+  "str.encode": { model: "one step per 16 characters; with characters the codec cannot encode (an error handler at work), one per character; the result checked against max_memory_bytes first", probe: (n) => [text(n), "s.encode()"] },
   "str.endswith": constant,
   "str.expandtabs": perChar((n) => `s = 'a\\t' * ${n}`, "s.expandtabs()"),
   "str.find": perChar(text, "s.find('z')"),

@@ -44,6 +44,10 @@ const HOSTILE: [source: string, outcome: Outcome][] = [
   // A big tuple as a dict key: its key is built once, not at every look-up.
   ["t = tuple(range(10**5))\nd = {}\nfor i in range(300): d[t] = i\nRESULT = len(d)", { value: 1 }],
   ["f = frozenset(range(10**5))\nRESULT = sum(1 for i in range(300) if f in {f: i})", { value: 300 }],
+  // encode() through an error handler goes code point by code point.
+  ["s = '\\ud800' * 10**6; RESULT = len(s.encode('utf-8', 'surrogatepass'))", steps],
+  ["s = '\\xe9' * 10**6; RESULT = len(s.encode('ascii', 'xmlcharrefreplace'))", steps],
+  ["RESULT = len(('\\xe9' * 10**4).encode('ascii', 'replace'))", { value: 10_000 }],
   // min, max, sum and sorted of a range, set or dict: its size is charged before it is walked.
   ["RESULT = min(range(10**7))", steps],
   ["RESULT = max(range(10**9))", steps],

@@ -1144,6 +1144,10 @@ function encode(ctx: NativeContext, s: string, codec: Codec, errors: string): Ui
   }
   const limit = codec === "ascii" ? 0x80 : 0x100;
   const encodable = (c: number) => (codec === "utf-8" ? c < 0xd800 || c > 0xdfff : c < limit);
+  // The general path goes code point by code point through an array of them: a step per unit
+  // (what that costs, ~15 times the fast path's), and the array checked against the memory budget.
+  ctx.budget.checkSize(8 * s.length);
+  ctx.budget.step(s.length);
   const chars = Array.from(s, (ch) => ch.codePointAt(0)!);
   const out = new ByteWriter(ctx);
   for (let k = 0; k < chars.length; ) {
