@@ -9,6 +9,7 @@ import { Tensor, tensorContains, tensorCursor, tensorGetItem, tensorLength } fro
 import {
   EMPTY_TUPLE,
   hashKey,
+  isOwnKey,
   normInt,
   PyObject,
   PyBytes,
@@ -764,7 +765,7 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
   }
   if (container instanceof PyDict || container instanceof PySet) {
     // A str not starting with NUL is its own HashKey (hashKey in values.ts).
-    return container.map.has(typeof item === "string" && item.charCodeAt(0) !== 0 ? item : hashOf(item));
+    return container.map.has(typeof item === "string" && isOwnKey(item) ? item : hashOf(item));
   }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
@@ -864,7 +865,7 @@ function sliceItems(items: readonly Value[], s: SliceValue, budget: Budget): Val
 export function getItem(container: Value, key: Value, budget: Budget): Value {
   // Small enough for V8 to inline at its call sites: a str key of a dict, an index in range.
   if (container instanceof PyDict) {
-    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+    if (typeof key === "string" && isOwnKey(key)) {
       // A str not starting with NUL is its own HashKey (hashKey in values.ts).
       const v = container.map.get(key);
       if (v !== undefined) return v;
@@ -938,7 +939,7 @@ function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
 export function setItem(container: Value, key: Value, value: Value, budget: Budget): void {
   // Small enough for V8 to inline at its call sites: a str key of a dict, an index in range.
   if (container instanceof PyDict) {
-    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+    if (typeof key === "string" && isOwnKey(key)) {
       // Its own HashKey, with no original spelling to keep.
       const m = container.map;
       if (!m.has(key)) budget.alloc(storedSize(value) + 16);

@@ -12,6 +12,8 @@
 //
 // Tool results (JSON) map onto this directly: objects become PyDict, arrays PyList.
 
+import { createHash } from "node:crypto";
+
 export type Value =
   | null
   | boolean
@@ -82,8 +84,32 @@ export class UnhashableError {
   constructor(readonly typeName: string) {}
 }
 
+/**
+ * V8 hashes a string longer than this by its length alone, so long keys of one length all collide
+ * in a Map (a dict of 1000 keys of 100 KB spent 26 s comparing them): such a str's key is its
+ * SHA-256 instead, behind NUL and "L".
+ */
+export const MAX_OWN_KEY = 16383;
+
+/** Whether a str is its own HashKey: not too long, not starting with NUL. */
+export function isOwnKey(s: string): boolean {
+  return s.length <= MAX_OWN_KEY && s.charCodeAt(0) !== 0;
+}
+
+/** The keys of the long strings hashed last (a loop looks the same one up again and again). */
+const LONG_STRINGS: [string, string][] = [];
+
+function longStringKey(s: string): string {
+  for (const [t, k] of LONG_STRINGS) if (t === s) return k;
+  // UTF-16 as is: lone surrogates included, so distinct strings never share a digest input.
+  const k = "\u0000L" + createHash("sha256").update(s, "utf16le").digest("base64");
+  if (LONG_STRINGS.length >= 8) LONG_STRINGS.pop();
+  LONG_STRINGS.unshift([s, k]);
+  return k;
+}
+
 export function hashKey(v: Value): HashKey {
-  if (typeof v === "string") return v.charCodeAt(0) === 0 ? "\u0000\u0000" + v : v;
+  if (typeof v === "string") return v.length > MAX_OWN_KEY ? longStringKey(v) : v.charCodeAt(0) === 0 ? "\u0000\u0000" + v : v;
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "bigint") return v;
@@ -159,7 +185,7 @@ export class PyDict {
 
   /** Sets `key`; an existing equal key keeps its original spelling, as in Python. */
   set(key: Value, value: Value): void {
-    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+    if (typeof key === "string" && isOwnKey(key)) {
       // Its own HashKey, with no original spelling to keep (the usual key of a tool result).
       this.map.set(key, value);
       return;
