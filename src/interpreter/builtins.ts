@@ -6,7 +6,7 @@ import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
-import { repr as reprOf, str as strOf } from "./repr.js";
+import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { cpLength } from "./strings.js";
 import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
 import { maketrans } from "./methods/str.js";
@@ -179,10 +179,10 @@ function toStr(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
   if (typeof x === "number") {
     // What strOf charges for a scalar, without making its charging closure.
     const s = String(x);
-    ctx.budget.step((s.length + 1) >> 5);
+    ctx.budget.step((s.length + 1) >> TEXT_SHIFT);
     return s;
   }
-  return strOf(x, (n) => ctx.budget.step(n >> 5));
+  return strOf(x, textCharge(ctx.budget, TEXT_SHIFT));
 }
 
 function toList(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -365,6 +365,8 @@ function minMax(which: "min" | "max"): NativeFn {
       if (fallback !== undefined) return fallback;
       throw pyError("ValueError", `${which}() arg is an empty sequence`);
     }
+    // Charged before the comparisons, not after them.
+    ctx.budget.step(items.length);
     let best = items[0]!;
     let bestKey = key === null ? best : ctx.call(key, [best]);
     for (let i = 1; i < items.length; i++) {
@@ -375,7 +377,6 @@ function minMax(which: "min" | "max"): NativeFn {
         bestKey = k;
       }
     }
-    ctx.budget.step(items.length);
     return best;
   };
 }
@@ -658,7 +659,7 @@ function print(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
       else throw pyError("TypeError", `'${k}' is an invalid keyword argument for print()`);
     }
   }
-  const text = args.map((a) => strOf(a, (n) => ctx.budget.step(n >> 5))).join(sep) + end;
+  const text = args.map((a) => strOf(a, textCharge(ctx.budget, TEXT_SHIFT))).join(sep) + end;
   ctx.budget.step(1 + (text.length >> 4));
   ctx.write(text);
   return null;
@@ -803,8 +804,8 @@ export function makeBuiltins(rt: AttributeAccess): Map<string, Value> {
     abs: absValue,
     round,
     isinstance: isInstance,
-    repr: one("repr", (ctx, v) => reprOf(v, (n) => ctx.budget.step(n >> 5))),
-    ascii: one("ascii", (ctx, v) => ascii(v, (n) => ctx.budget.step(n >> 5))),
+    repr: one("repr", (ctx, v) => reprOf(v, textCharge(ctx.budget, TEXT_SHIFT))),
+    ascii: one("ascii", (ctx, v) => ascii(v, textCharge(ctx.budget, TEXT_SHIFT))),
     format: (ctx, args, kwargs) => {
       const [v, spec] = bind("format", { names: ["value", "format_spec"], required: 1 }, args, kwargs);
       return formatValue(ctx, v!, spec === undefined ? "" : strArg("format", spec, "argument 2"));

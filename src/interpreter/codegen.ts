@@ -27,7 +27,7 @@ import { Pending, DONE, PyBuiltin } from "./objects.js";
 import { compare, contains, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
-import { EMPTY_TUPLE, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
+import { EMPTY_TUPLE, isOwnKey, MAX_OWN_KEY, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
 import {
   augmentedValue,
   BREAK,
@@ -86,7 +86,7 @@ function floatValue(x: string): string {
  * with NUL, or, with `ints`, also an int that is a JS number.
  */
 function ownKey(k: string, ints: boolean): string {
-  const str = `(${k}).charCodeAt(0) !== 0`;
+  const str = `(${k}).charCodeAt(0) !== 0 && (${k}).length <= ${MAX_OWN_KEY}`;
   return ints ? `(typeof ${k} === "string" ? ${str} : typeof ${k} === "number")` : `(typeof ${k} === "string" && ${str})`;
 }
 
@@ -909,7 +909,7 @@ class Generator {
   private fastItem(t: string, c: string, k: string, key: A.Expr): string {
     c = this.held(c);
     k = this.held(k);
-    if (key.kind === "Constant" && typeof key.value === "string" && key.value.charCodeAt(0) !== 0) {
+    if (key.kind === "Constant" && typeof key.value === "string" && isOwnKey(key.value)) {
       return `if (${c} instanceof PyDict && (${t} = ${c}.map.get(${k})) !== undefined) {}`;
     }
     if (key.kind === "Slice") return "if (false) {}";
@@ -948,7 +948,7 @@ class Generator {
       pairs.push([k, this.expr(e.values[i]!, scope), constantKey]);
     }
     // A str key is its own hash key (values.ts hashKey) unless it starts with NUL.
-    const sets = pairs.map(([k, v, constantKey]) => (constantKey && JSON.parse(k).charCodeAt(0) !== 0 ? `${t}.map.set(${k}, ${v});` : `${constantKey ? "" : `rt.hash(${k}); `}${t}.set(${k}, ${v});`));
+    const sets = pairs.map(([k, v, constantKey]) => (constantKey && isOwnKey(JSON.parse(k) as string) ? `${t}.map.set(${k}, ${v});` : `${constantKey ? "" : `rt.hash(${k}); `}${t}.set(${k}, ${v});`));
     this.step(`${t} = new PyDict(); ${sets.join(" ")} rt.budget.alloc(32 * ${t}.size);`);
     return t;
   }

@@ -23,6 +23,16 @@ const perChar = (setup: (n: number) => string, call: string): Cost => ({
   probe: (n) => [setup(n), call],
 });
 
+const perReprChar = (setup: (n: number) => string, call: string): Cost => ({
+  model: "one step per 8 characters built, 12 more characters' worth per escape; built in chunks, each charged (steps, and the text so far against max_memory_bytes) before the next",
+  probe: (n) => [setup(n), call],
+});
+
+const perPiece = (setup: (n: number) => string, call: string): Cost => ({
+  model: "one step per piece and per 16 characters scanned; when the pieces might not fit in the steps left, counted and charged before the list is built",
+  probe: (n) => [setup(n), call],
+});
+
 const list = (n: number) => `x = list(range(${n}))`;
 const text = (n: number) => `s = 'ab,c ' * ${n}`;
 const set = (n: number) => `x = set(range(${n}))\ny = set(range(0, ${2 * n}, 2))`;
@@ -43,8 +53,8 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   abs: constant,
   round: constant,
   isinstance: constant,
-  repr: perChar(list, "repr(x)"),
-  ascii: perChar(list, "ascii(x)"),
+  repr: perReprChar(list, "repr(x)"),
+  ascii: perReprChar(list, "ascii(x)"),
   format: perChar((n) => `n = ${n}`, "format(1, '>' + str(n * 10))"),
   map: perItem(list, "list(map(abs, x))"),
   filter: perItem(list, "list(filter(None, x))"),
@@ -65,7 +75,7 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   // Types, called as constructors.
   int: perChar((n) => `s = '7' * ${n}`, "int(s)"),
   float: constant,
-  str: perChar(list, "str(x)"),
+  str: perReprChar(list, "str(x)"),
   bool: constant,
   list: perItem((n) => `r = range(${n})`, "list(r)"),
   tuple: perItem((n) => `r = range(${n})`, "tuple(r)"),
@@ -84,7 +94,7 @@ export const METHOD_COSTS: Record<string, Cost> = {
   "str.casefold": perChar(text, "s.casefold()"),
   "str.center": perChar((n) => `n = ${n}`, "'x'.center(n * 10)"),
   "str.count": perChar(text, "s.count('c')"),
-  "str.encode": perChar(text, "s.encode()"),
+  "str.encode": { model: "one step per 16 characters; with characters the codec cannot encode (an error handler at work), one per character; the result checked against max_memory_bytes first", probe: (n) => [text(n), "s.encode()"] },
   "str.endswith": constant,
   "str.expandtabs": perChar((n) => `s = 'a\\t' * ${n}`, "s.expandtabs()"),
   "str.find": perChar(text, "s.find('z')"),
@@ -111,15 +121,15 @@ export const METHOD_COSTS: Record<string, Cost> = {
   "str.maketrans": perItem((n) => `d = {chr(65 + i % 26) + str(i): None for i in range(${n})}`, "str.maketrans({chr(i): None for i in range(len(d))})"),
   "str.removeprefix": { model: "constant: the result shares the string's storage" },
   "str.removesuffix": { model: "constant: the result shares the string's storage" },
-  "str.replace": perChar(text, "s.replace('a', 'xyz')"),
+  "str.replace": { model: "one step per match and per 16 characters scanned or built; the result checked against max_memory_bytes first", probe: (n) => [text(n), "s.replace('a', 'xyz')"] },
   "str.rfind": perChar(text, "s.rfind('z')"),
   "str.rindex": perChar((n) => `s = 'z' + 'a' * ${n}`, "s.rindex('z')"),
   "str.rjust": perChar((n) => `n = ${n}`, "'x'.rjust(n * 10)"),
   "str.rpartition": perChar(text, "s.rpartition('z')"),
-  "str.rsplit": perChar(text, "s.rsplit(',')"),
+  "str.rsplit": perPiece(text, "s.rsplit(',')"),
   "str.rstrip": perChar((n) => `s = 'x' + ' ' * ${n}`, "s.rstrip()"),
-  "str.split": perChar(text, "s.split(',')"),
-  "str.splitlines": perChar((n) => `s = 'ab\\n' * ${n}`, "s.splitlines()"),
+  "str.split": perPiece(text, "s.split(',')"),
+  "str.splitlines": perPiece((n) => `s = 'ab\\n' * ${n}`, "s.splitlines()"),
   "str.startswith": constant,
   "str.strip": perChar((n) => `s = ' ' * ${n} + 'x'`, "s.strip()"),
   "str.swapcase": perChar(text, "s.swapcase()"),
@@ -193,7 +203,10 @@ const mathConstant = "ceil floor trunc fabs sqrt cbrt exp exp2 expm1 log2 log10 
 const nums = (n: number) => `import math\nx = list(range(1, ${n}))`;
 
 export const MODULE_COSTS: Record<string, Cost> = {
-  "json.dumps": perChar((n) => `import json\nx = [{'k': i} for i in range(${n})]`, "json.dumps(x)"),
+  "json.dumps": {
+    model: "one step per value, per 16 characters of text scanned, per 4 characters written (indentation included) and per character an escape adds; the output checked against max_memory_bytes as it grows",
+    probe: (n) => [`import json\nx = [{'k': i} for i in range(${n})]`, "json.dumps(x)"],
+  },
   "json.loads": perChar((n) => `import json\ns = '[' + ','.join(['1'] * ${n}) + ']'`, "json.loads(s)"),
   ...Object.fromEntries(mathConstant.split(" ").map((f) => [`math.${f}`, constant])),
   "math.gcd": perItem(nums, "math.gcd(*x)"),

@@ -8,7 +8,7 @@
 // ResourceLimitError at once instead of allocating a gigabyte.
 import { EXC, PyException, pyError } from "./errors.js";
 import type { Kwargs, NativeContext } from "./native.js";
-import { floatRepr, repr, str } from "./repr.js";
+import { ascii, floatRepr, repr, str, textCharge } from "./repr.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyRange, PyTuple, typeName, type Value } from "./values.js";
 
 // ------------------------------------------------------------------ format(value, spec)
@@ -63,7 +63,7 @@ export class FormatSpec {
       if (text === "") return charged(ctx, str(value));
       return formatFloatSpec(ctx, value.v, (this.float ??= readSpec(text, value, "", ">")), "float");
     }
-    if (text === "") return str(value, (n) => ctx.budget.step(n));
+    if (text === "") return str(value, textCharge(ctx.budget, 0));
     throw pyError("TypeError", `unsupported format string passed to ${typeName(value)}.__format__`);
   }
 }
@@ -71,15 +71,7 @@ export class FormatSpec {
 /** FormatSpecs by text: f-strings and str.format use the same few specs over and over. */
 const FORMAT_SPECS = new Map<string, FormatSpec>();
 
-/** ascii(v): repr(v) with every non-ASCII character escaped as \xhh, \uXXXX or \UXXXXXXXX. */
-export function ascii(v: Value, charge?: (n: number) => void): string {
-  return repr(v, charge).replace(/[^\x00-\x7f]/gu, (ch) => {
-    const code = ch.codePointAt(0)!;
-    if (code <= 0xff) return "\\x" + code.toString(16).padStart(2, "0");
-    if (code <= 0xffff) return "\\u" + code.toString(16).padStart(4, "0");
-    return "\\U" + code.toString(16).padStart(8, "0");
-  });
-}
+export { ascii };
 
 /** A parsed `[[fill]align][sign][z][#][0][width][grouping][.precision][type]`. */
 interface Spec {
@@ -982,7 +974,7 @@ function percentConvert(
   flags: number,
   precision: number,
 ): { text: string; numeric: boolean } | null {
-  const charge = (n: number) => ctx.budget.step(n);
+  const charge = textCharge(ctx.budget, 0);
   switch (code) {
     case "s":
       return { text: str(v, charge), numeric: false };
@@ -1295,7 +1287,7 @@ function fieldIndex(text: string): number {
 }
 
 function convert(ctx: NativeContext, v: Value, conversion: string): string {
-  const charge = (n: number) => ctx.budget.step(n);
+  const charge = textCharge(ctx.budget, 0);
   if (conversion === "r") return repr(v, charge);
   if (conversion === "s") return str(v, charge);
   if (conversion === "a") return ascii(v, charge);

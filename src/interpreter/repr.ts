@@ -1,5 +1,6 @@
 // repr() and str() of every value, with CPython's spelling: float repr, string quoting and
 // escapes, container brackets, and "[...]" for a container that contains itself.
+import type { Budget } from "./budget.js";
 import { PyBytes, PyDict, PyFloat, PyList, PyObject, PyRange, PySet, PyTuple, type Value } from "./values.js";
 
 /** Objects that know their own repr (functions, modules, exceptions...). */
@@ -65,100 +66,282 @@ function thousandthsRepr(ax: number): string | null {
 /** ".0" for 0, else "." and the three decimals of n / 1000 without trailing zeros: ".5", ".125". */
 const DECIMALS = Array.from({ length: 1000 }, (_, n) => "." + (n === 0 ? "0" : String(n).padStart(3, "0").replace(/0+$/, "")));
 
-const NON_PRINTABLE = /[\p{C}\p{Z}]/u;
+/**
+ * What building text costs, called as it is built: `n` more units of work (the caller turns them
+ * into steps) and `total`, the units this repr() has built so far (checked against the memory
+ * budget). A long text is built in chunks of CHUNK units, each charged as soon as it exists, so a
+ * refused repr stops within one chunk instead of after building gigabytes.
+ */
+export type Charge = (n: number, total: number) => void;
 
-/** Python's repr of a str: quotes chosen as CPython chooses them, escapes for the unprintable. */
-export function strRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  let plainFrom = 0;
-  let i = 0;
-  const flush = (to: number) => {
-    if (to > plainFrom) out += s.slice(plainFrom, to);
+/**
+ * repr(), str() and ascii() charge a step per 2^TEXT_SHIFT units they build: about what 10-20 ns
+ * of building costs, so that the step budget bounds how long one call can hold the event loop.
+ */
+export const TEXT_SHIFT = 3;
+
+/** A Charge of a step per 2^shift units; two bytes a unit checked against max_memory_bytes. */
+export function textCharge(budget: Budget, shift: number): Charge {
+  return (n, total) => {
+    budget.checkSize(2 * total);
+    budget.step(n >> shift);
   };
-  while (i < s.length) {
-    const code = s.codePointAt(i)!;
-    const width = code > 0xffff ? 2 : 1;
-    let escape: string | null = null;
-    if (code === 0x5c) escape = "\\\\";
-    else if (code === quote.charCodeAt(0)) escape = "\\" + quote;
-    else if (code === 0x0a) escape = "\\n";
-    else if (code === 0x0d) escape = "\\r";
-    else if (code === 0x09) escape = "\\t";
-    else if (code < 0x20 || code === 0x7f) escape = "\\x" + code.toString(16).padStart(2, "0");
-    else if (code > 0x7f && code !== 0x20 && NON_PRINTABLE.test(String.fromCodePoint(code))) {
-      escape =
-        code <= 0xff
-          ? "\\x" + code.toString(16).padStart(2, "0")
-          : code <= 0xffff
-            ? "\\u" + code.toString(16).padStart(4, "0")
-            : "\\U" + code.toString(16).padStart(8, "0");
-    }
-    if (escape !== null) {
-      flush(i);
-      out += escape;
-      plainFrom = i + width;
-    }
-    i += width;
-  }
-  flush(s.length);
-  return out + quote;
 }
 
-export function bytesRepr(b: Uint8Array): string {
-  let hasSingle = false;
-  let hasDouble = false;
-  for (const c of b) {
-    if (c === 0x27) hasSingle = true;
-    if (c === 0x22) hasDouble = true;
+/** Input units escaped at a time in a long str or bytes repr. */
+const CHUNK = 8192;
+
+/** The escape of each code point below 128 that repr() may escape. */
+const ASCII_ESCAPES = Array.from({ length: 128 }, (_, c) =>
+  c === 0x5c ? "\\\\" : c === 0x27 || c === 0x22 ? "\\" + String.fromCharCode(c) : c === 0x0a ? "\\n" : c === 0x0d ? "\\r" : c === 0x09 ? "\\t" : "\\x" + c.toString(16).padStart(2, "0"),
+);
+
+/** The \x, \u or \U escape of a code point from 128 on (remembered for the BMP: a long text repeats them). */
+function hexEscape(code: number): string {
+  if (code > 0xffff) {
+    let escape = ASTRAL_ESCAPES.get(code);
+    if (escape === undefined) {
+      if (ASTRAL_ESCAPES.size >= 4096) ASTRAL_ESCAPES.clear();
+      ASTRAL_ESCAPES.set(code, (escape = "\\U" + code.toString(16).padStart(8, "0")));
+    }
+    return escape;
   }
-  const quote = hasSingle && !hasDouble ? '"' : "'";
-  let out = "b" + quote;
-  for (const c of b) {
-    if (c === 0x5c) out += "\\\\";
-    else if (c === quote.charCodeAt(0)) out += "\\" + quote;
-    else if (c === 0x0a) out += "\\n";
-    else if (c === 0x0d) out += "\\r";
-    else if (c === 0x09) out += "\\t";
-    else if (c < 0x20 || c >= 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
-    else out += String.fromCharCode(c);
+  return (HEX_ESCAPES[code] ??= code <= 0xff ? "\\x" + code.toString(16).padStart(2, "0") : "\\u" + code.toString(16).padStart(4, "0"));
+}
+
+const HEX_ESCAPES: (string | undefined)[] = new Array<string | undefined>(0x10000);
+const ASTRAL_ESCAPES = new Map<number, string>();
+
+/** \x escapes of every code point of an ASCII-only repr that is not ASCII (for ascii() of objects with their own repr). */
+export function asciiEscape(text: string): string {
+  return text.replace(/[^\0-\x7f]/gu, (ch) => hexEscape(ch.codePointAt(0)!));
+}
+
+const NON_PRINTABLE = /(?! )[\p{C}\p{Z}]/u;
+
+/**
+ * Whether repr() shows each UTF-16 unit as is (1) or escapes it (2), learnt on first sight (0):
+ * the backslash, controls, and what is unprintable (Unicode's C and Z but the space). Surrogates
+ * are decided per code point.
+ */
+const UNIT_CLASS = new Uint8Array(0x10000);
+for (let c = 0; c < 0x80; c++) UNIT_CLASS[c] = c < 0x20 || c === 0x5c || c === 0x7f ? 2 : 1;
+
+/** UNIT_CLASS for code points beyond the BMP, as met. */
+const ASTRAL_CLASS = new Map<number, boolean>();
+
+function printable(code: number): boolean {
+  if (code >= 0xd800 && code <= 0xdfff) return false;
+  if (code > 0xffff) {
+    let shown = ASTRAL_CLASS.get(code);
+    if (shown === undefined) {
+      if (ASTRAL_CLASS.size >= 4096) ASTRAL_CLASS.clear();
+      ASTRAL_CLASS.set(code, (shown = !NON_PRINTABLE.test(String.fromCodePoint(code))));
+    }
+    return shown;
   }
-  return out + quote;
+  let k = UNIT_CLASS[code]!;
+  if (k === 0) UNIT_CLASS[code] = k = NON_PRINTABLE.test(String.fromCharCode(code)) ? 2 : 1;
+  return k === 1;
 }
 
 /**
- * repr(v). `charge` is called with the length of each piece produced, so a caller can bill the
- * work to a budget (a repr of a million-item list is a million steps).
+ * Pushes onto `parts` the repr of units [from, to) of `s` (no quotes), whose quote is `quote`
+ * (a unit), escaping non-ASCII too when `asciiOnly`; the units before `start` need no escape.
+ * Returns how many escapes it made.
  */
-export function repr(v: Value, charge?: (n: number) => void): string {
+function escapeInto(s: string, from: number, to: number, quote: number, asciiOnly: boolean, parts: string[], start: number): number {
+  let escapes = 0;
+  let done = from;
+  for (let u = start; u < to; u++) {
+    const c = s.charCodeAt(u);
+    let width = 1;
+    let escape: string;
+    if (c < 0x80) {
+      if (UNIT_CLASS[c] === 1 && c !== quote) continue;
+      escape = ASCII_ESCAPES[c]!;
+    } else {
+      let code = c;
+      if (c >= 0xd800 && c <= 0xdbff && u + 1 < s.length) {
+        const low = s.charCodeAt(u + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          code = (c - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+          width = 2;
+        }
+      }
+      if (!asciiOnly && printable(code)) {
+        u += width - 1;
+        continue;
+      }
+      escape = hexEscape(code);
+    }
+    if (done < u) parts.push(s.slice(done, u));
+    parts.push(escape);
+    escapes++;
+    u += width - 1;
+    done = u + 1;
+  }
+  if (done < to) parts.push(done === 0 && to === s.length ? s : s.slice(done, to));
+  return escapes;
+}
+
+/** Units that repr() may escape (all of them are, but the non-ASCII printable), for each quote. */
+const MAY_ESCAPE = [/[\\'\0-\x1f\x7f-\uffff]/g, /[\\"\0-\x1f\x7f-\uffff]/g];
+
+/** What an escape costs over its length, in units of work: it is made piece by piece. */
+const ESCAPE_WORK = 12;
+
+/**
+ * The quoted repr of `length` units built by `escape` (which pushes the text of [from, to) onto
+ * its `parts` and returns how many escapes it made), charged to `charge` after `builtBefore`
+ * units already built by the same repr: at once when short, else chunk by chunk, each charged
+ * as soon as it exists, so that a refused repr stops within one chunk.
+ */
+function quoted(
+  open: string,
+  close: string,
+  length: number,
+  escape: (from: number, to: number, parts: string[]) => number,
+  charge: Charge | undefined,
+  builtBefore: number,
+): string {
+  const parts: string[] = [];
+  if (length <= CHUNK) {
+    const escapes = escape(0, length, parts);
+    const out = open + (parts.length === 1 ? parts[0]! : parts.join("")) + close;
+    charge?.(out.length + 1 + ESCAPE_WORK * escapes, builtBefore + out.length);
+    return out;
+  }
+  const chunks: string[] = [];
+  let built = builtBefore + open.length + close.length;
+  for (let from = 0; from < length; ) {
+    parts.length = 0;
+    const to = Math.min(from + CHUNK, length);
+    const escapes = escape(from, to, parts);
+    const chunk = parts.join("");
+    built += chunk.length;
+    charge?.(chunk.length + ESCAPE_WORK * escapes, built);
+    chunks.push(chunk);
+    from = to;
+  }
+  charge?.(open.length + close.length + 1, built);
+  return open + chunks.join("") + close;
+}
+
+/**
+ * Python's repr of a str (ascii() when `asciiOnly`): quotes chosen as CPython chooses them,
+ * escapes for the unprintable. Charges `charge` (when given) for the text it builds.
+ */
+export function strRepr(s: string, charge?: Charge, asciiOnly = false, builtBefore = 0): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  const unit = quote.charCodeAt(0);
+  const special = MAY_ESCAPE[quote === '"' ? 1 : 0]!;
+  // The first unit from which escapes may be needed, found by the regular expression (much
+  // faster than a loop over plain ASCII), and kept for the chunks it lies beyond.
+  let next = -1;
+  return quoted(
+    quote,
+    quote,
+    s.length,
+    (from, to, parts) => {
+      // A surrogate pair is one code point: a chunk that ends inside one takes its second half,
+      // which escapeInto skips at the start of the next.
+      if (from > 0 && isLowAfterHigh(s, from)) from++;
+      if (to < s.length && isLowAfterHigh(s, to)) to++;
+      if (next < from) {
+        special.lastIndex = from;
+        next = special.test(s) ? special.lastIndex - 1 : s.length;
+      }
+      if (next >= to) {
+        parts.push(from === 0 && to === s.length ? s : s.slice(from, to));
+        return 0;
+      }
+      return escapeInto(s, from, to, unit, asciiOnly, parts, next);
+    },
+    charge,
+    builtBefore,
+  );
+}
+
+/** Whether unit `u` of `s` is the second half of a surrogate pair. */
+function isLowAfterHigh(s: string, u: number): boolean {
+  const c = s.charCodeAt(u);
+  const before = s.charCodeAt(u - 1);
+  return c >= 0xdc00 && c <= 0xdfff && before >= 0xd800 && before <= 0xdbff;
+}
+
+/** The escape of each byte in a bytes repr, for each quote (null: shown as is). */
+const BYTE_ESCAPES = ["'", '"'].map((quote) =>
+  Array.from({ length: 256 }, (_, c) =>
+    c === 0x5c || c === quote.charCodeAt(0) || c < 0x20 || c >= 0x7f ? (c < 0x80 ? ASCII_ESCAPES[c]! : hexEscape(c)) : null,
+  ),
+);
+
+/** Runs of printable bytes (all ASCII) as text. */
+const ASCII_DECODER = new TextDecoder("latin1");
+
+/** Python's repr of bytes; charges `charge` (when given) for the text it builds, as strRepr does. */
+export function bytesRepr(b: Uint8Array, charge?: Charge, builtBefore = 0): string {
+  const quote = b.includes(0x27) && !b.includes(0x22) ? '"' : "'";
+  const escapes = BYTE_ESCAPES[quote === '"' ? 1 : 0]!;
+  return quoted(
+    "b" + quote,
+    quote,
+    b.length,
+    (from, to, parts) => {
+      let count = 0;
+      let done = from;
+      for (let i = from; i < to; i++) {
+        const escape = escapes[b[i]!]!;
+        if (escape === null) continue;
+        if (done < i) parts.push(ASCII_DECODER.decode(b.subarray(done, i)));
+        parts.push(escape);
+        count++;
+        done = i + 1;
+      }
+      if (done < to) parts.push(ASCII_DECODER.decode(b.subarray(done, to)));
+      return count;
+    },
+    charge,
+    builtBefore,
+  );
+}
+
+/** repr(v), charging `charge` (when given) for the text as it is built. */
+export function repr(v: Value, charge?: Charge): string {
+  if (typeof v === "string") return strRepr(v, charge);
   const scalar = scalarRepr(v);
   if (scalar !== undefined) {
-    charge?.(scalar.length + 1);
+    charge?.(scalar.length + 1, scalar.length);
     return scalar;
   }
-  return new Printer(charge).repr(v);
+  return new Printer(charge, false).repr(v);
 }
 
 /** str(v): like repr except for strings themselves and objects with their own str. */
-export function str(v: Value, charge?: (n: number) => void): string {
+export function str(v: Value, charge?: Charge): string {
   if (typeof v === "string") return v;
   const scalar = scalarRepr(v);
   if (scalar !== undefined) {
-    charge?.(scalar.length + 1);
+    charge?.(scalar.length + 1, scalar.length);
     return scalar;
   }
-  const printer = new Printer(charge);
+  const printer = new Printer(charge, false);
   if (v instanceof PyObject && hasRepr(v) && v.pyStr) {
     return v.pyStr((x) => printer.str(x), (x) => printer.repr(x));
   }
   return printer.repr(v);
 }
 
-/** The repr of a value that contains nothing (no Printer, with its set of open containers, needed). */
+/** ascii(v): repr(v) with every non-ASCII character escaped as \xhh, \uXXXX or \UXXXXXXXX. */
+export function ascii(v: Value, charge?: Charge): string {
+  if (typeof v === "string") return strRepr(v, charge, true);
+  return new Printer(charge, true).repr(v);
+}
+
+/** The repr of a value that is neither a str nor contains anything (no Printer needed). */
 function scalarRepr(v: Value): string | undefined {
   switch (typeof v) {
-    case "string":
-      return strRepr(v);
     case "number":
       return String(v);
     case "bigint":
@@ -177,21 +360,33 @@ class Printer {
    * does (an array: a printed value is rarely more than a few containers deep).
    */
   private readonly active: object[] = [];
+  /** Units built so far, parts and the joined texts made of them (all alive until the end). */
+  private built = 0;
 
-  constructor(private readonly charge?: (n: number) => void) {}
+  constructor(
+    private readonly charge: Charge | undefined,
+    private readonly asciiOnly: boolean,
+  ) {}
 
   str(v: Value): string {
     return typeof v === "string" ? v : this.repr(v);
   }
 
   repr(v: Value): string {
+    // Texts and bytes charge for themselves, chunk by chunk when long.
+    if (typeof v === "string" || v instanceof PyBytes) {
+      const out = typeof v === "string" ? strRepr(v, this.charge, this.asciiOnly, this.built) : bytesRepr(v.bytes, this.charge, this.built);
+      this.built += out.length;
+      return out;
+    }
     const out = this.reprInner(v);
-    this.charge?.(out.length + 1);
+    this.built += out.length;
+    this.charge?.(out.length + 1, this.built);
     return out;
   }
 
   private reprInner(v: Value): string {
-    if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v)!;
+    if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v as Exclude<Value, string>)!;
     if (v instanceof PyList) return this.container(v, "[", "]", () => v.items.map((x) => this.repr(x)));
     if (v instanceof PyTuple) {
       if (v.items.length === 1) return this.container(v, "(", ",)", () => [this.repr(v.items[0]!)]);
@@ -209,10 +404,12 @@ class Printer {
       const inner = this.container(v, "{", "}", () => [...v.values()].map((x) => this.repr(x)));
       return v.frozen ? `frozenset(${inner})` : inner;
     }
-    if (v instanceof PyBytes) return bytesRepr(v.bytes);
     if (v instanceof PyRange) return v.step === 1 ? `range(${v.start}, ${v.stop})` : `range(${v.start}, ${v.stop}, ${v.step})`;
-    if (hasRepr(v)) return v.pyRepr((x) => this.repr(x));
-    return `<${v.typeName} object>`;
+    if (hasRepr(v)) {
+      const text = v.pyRepr((x) => this.repr(x));
+      return this.asciiOnly ? asciiEscape(text) : text;
+    }
+    return `<${(v as PyObject).typeName} object>`;
   }
 
   private container(v: object, open: string, close: string, parts: () => string[]): string {

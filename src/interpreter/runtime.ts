@@ -22,7 +22,7 @@ import {
 } from "./objects.js";
 import { binary, type BinaryOp, hashOf, iterateToArray, SliceValue } from "./ops.js";
 import { Owned, setLongTimeout, type WaitStart } from "./ownership.js";
-import { repr as reprOf, str as strOf } from "./repr.js";
+import { type Charge, repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { MIN_SLICE_MS, sliceFor, waitForSlice } from "./scheduler.js";
 import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
@@ -97,6 +97,7 @@ export class Runtime implements NativeContext {
 
   constructor(options: RuntimeOptions) {
     this.budget = options.budget;
+    this.chargeText = textCharge(this.budget, TEXT_SHIFT);
     this.builtins = options.builtins;
     this.modules = options.modules;
     this.hosts = options.hosts;
@@ -216,7 +217,7 @@ export class Runtime implements NativeContext {
   private readonly percent = (template: string, args: Value): string => percentFormat(this, template, args);
 
   /** What repr(), str() and ascii() charge for the text they build (made once, not per call). */
-  private readonly chargeText = (n: number): void => this.budget.step(n >> 5);
+  private readonly chargeText: Charge;
 
   repr(v: Value): string {
     return reprOf(v, this.chargeText);

@@ -12,6 +12,8 @@
 //
 // Tool results (JSON) map onto this directly: objects become PyDict, arrays PyList.
 
+import { createHash } from "node:crypto";
+
 export type Value =
   | null
   | boolean
@@ -82,21 +84,60 @@ export class UnhashableError {
   constructor(readonly typeName: string) {}
 }
 
+/**
+ * V8 hashes a string longer than this by its length alone, so long keys of one length all collide
+ * in a Map (a dict of 1000 keys of 100 KB spent 26 s comparing them): such a str's key is its
+ * SHA-256 instead, behind NUL and "L".
+ */
+export const MAX_OWN_KEY = 16383;
+
+/** Whether a str is its own HashKey: not too long, not starting with NUL. */
+export function isOwnKey(s: string): boolean {
+  return s.length <= MAX_OWN_KEY && s.charCodeAt(0) !== 0;
+}
+
+/** The keys of the long strings hashed last (a loop looks the same one up again and again). */
+const LONG_STRINGS: [string, string][] = [];
+
+function longStringKey(s: string): string {
+  for (const [t, k] of LONG_STRINGS) if (t === s) return k;
+  // UTF-16 as is: lone surrogates included, so distinct strings never share a digest input.
+  const k = "\u0000L" + createHash("sha256").update(s, "utf16le").digest("base64");
+  if (LONG_STRINGS.length >= 8) LONG_STRINGS.pop();
+  LONG_STRINGS.unshift([s, k]);
+  return k;
+}
+
 export function hashKey(v: Value): HashKey {
-  if (typeof v === "string") return v.charCodeAt(0) === 0 ? "\u0000\u0000" + v : v;
+  if (typeof v === "string") return v.length > MAX_OWN_KEY ? longStringKey(v) : v.charCodeAt(0) === 0 ? "\u0000\u0000" + v : v;
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "bigint") return v;
   if (v === null) return "\u0000N";
   if (v instanceof PyFloat) return floatKey(v.v);
-  if (v instanceof PyTuple) return "\u0000(" + v.items.map(keyText).join(",") + ")";
-  if (v instanceof PySet && v.frozen) return "\u0000{" + [...v.map.keys()].map(keyTextOfKey).sort().join(",") + "}";
+  if (v instanceof PyTuple || (v instanceof PySet && v.frozen)) return containerKey(v);
   if (v instanceof PyBytes) return "\u0000b" + Buffer.from(v.bytes).toString("latin1");
   // Equal ranges are the same sequence: range(0) == range(2, 2), range(1, 2) == range(1, 3, 5).
   if (v instanceof PyRange) return "\u0000r" + (v.length === 0 ? "" : v.length === 1 ? `${v.start}` : `${v.start},${v.step},${v.length}`);
   if (v instanceof PyObject && hashableObjects.has(v.typeName)) return objectKey(v);
   throw new UnhashableError(typeName(v));
 }
+
+/**
+ * The key of a tuple or frozenset, remembered when long: both are immutable, and building the key
+ * walks all of it (a dict keyed by one big tuple would rebuild it at every look-up).
+ */
+function containerKey(v: PyTuple | PySet): string {
+  const cached = LONG_KEYS.get(v);
+  if (cached !== undefined) return cached;
+  const key = v instanceof PyTuple ? "\u0000(" + v.items.map(keyText).join(",") + ")" : "\u0000{" + [...v.map.keys()].map(keyTextOfKey).sort().join(",") + "}";
+  if (key.length >= LONG_KEY) LONG_KEYS.set(v, key);
+  return key;
+}
+
+/** Keys at least this long are remembered (shorter ones cost less to rebuild than to look up). */
+const LONG_KEY = 256;
+const LONG_KEYS = new WeakMap<object, string>();
 
 /** Functions, types, modules and other objects hash by identity. */
 const hashableObjects = new Set(["function", "builtin_function_or_method", "type", "module", "method", "NoneType", "ellipsis"]);
@@ -144,7 +185,7 @@ export class PyDict {
 
   /** Sets `key`; an existing equal key keeps its original spelling, as in Python. */
   set(key: Value, value: Value): void {
-    if (typeof key === "string" && key.charCodeAt(0) !== 0) {
+    if (typeof key === "string" && isOwnKey(key)) {
       // Its own HashKey, with no original spelling to keep (the usual key of a tool result).
       this.map.set(key, value);
       return;

@@ -194,4 +194,12 @@ export const CASES: Record<string, string[]> = {
     "print(float(0 // -1), float(-(0 // 5)), 0 / -(10**30), float(0 * -1))",
     "print(sorted([2, 1], reverse=0), sorted([2, 1], reverse=5))\nsorted([1], reverse=None)",
   ],
+  // Texts long enough to be escaped in chunks (8192 units), with escapes and surrogate pairs
+  // across the chunk boundaries.
+  long_text: [
+    "s = 'k' * 16383\nd = {s: 1, s + 'a': 2, '\\x00' + s: 3, ('\\ud800' + s): 4}\nd[s + 'b'] = 5\nd.setdefault(s + 'a', 9)\nt = {(s + 'a', 1): 'x'}\nprint(len(d), [len(k) for k in d], d[s], d.get(s + 'a'), (s + 'b') in d, (s + 'c') in d, t[(s + 'a', 1)], [k[-1] for k in sorted(set(d) | {s + 'z'})], {**d}[s + 'b'], list(d.items())[1][1])",
+    "s = ('a\\x01\\'\"\\\\\\n\\U0001F600\\u4e00\\xa0\\U000E0001\\ud800\\xe9' * 1500)\nfor r in (repr(s), ascii(s), str([s, 'x']), repr(s.encode('utf-8', 'surrogatepass'))):\n    print(len(r), r[8185:8205], r[-40:], sum(map(ord, r[::97])))",
+    "s = 'x' * 8191 + '\\U0001F600' + 'y' * 8190 + '\\U000E0001' + \"'\" * 3 + 'z'\nr = repr(s)\nprint(len(r), r[8185:8200], r[16380:16400], ascii(s)[8185:8210])",
+    "print(repr(\"'\" * 9000)[-5:], repr('\"' * 9000)[-5:], repr(b'\\x00\\'\"' * 3000)[8190:8210])",
+  ],
 };

@@ -123,7 +123,7 @@ const CHARGED: [string, [number, number]][] = [
   [`d = {}\nfor i in range(300):\n    d[str(i)] = "v" * (i % 7)\n    d[i] = i\n    d[(i, 1)] = None\nRESULT = len(d)`, [1461, 30594]],
   [`parts = []\nfor i in range(500):\n    parts.append(str(i))\ntext = ""\nfor i in range(500):\n    text += chr(97 + i % 26)\nRESULT = [len(",".join(parts)), text[-5:]]`, [2657, 14828]],
   [`ts = [(i % 10, -i) for i in range(400)]\nRESULT = sum(t[0] + t[1] + t[-1] for t in ts) + sum(i for i, _ in enumerate(ts, 5))`, [3205, 19200]],
-  [`rows = [(w * (i % 3 + 1), i % 5, str(i)) for i in range(300) for w in ("a", "b" * 70)]\nrows.sort(key=lambda r: r[:2])\nRESULT = [sorted(rows)[:3], sorted(rows, reverse=True)[:3]]`, [49041, 19232]],
+  [`rows = [(w * (i % 3 + 1), i % 5, str(i)) for i in range(300) for w in ("a", "b" * 70)]\nrows.sort(key=lambda r: r[:2])\nRESULT = [sorted(rows)[:3], sorted(rows, reverse=True)[:3]]`, [51841, 19232]],
   [`rs = [{"id": i, "name": f"u{i}", "tags": ["a"] * (i % 3)} for i in range(300)]\nRESULT = sum(r["id"] for r in rs if r["tags"])`, [1894, 46400]],
 ];
 

@@ -6,7 +6,7 @@ import { PyDictView } from "../objects.js";
 import { compare, equals, hashOf, storedSize } from "../ops.js";
 import { repr } from "../repr.js";
 import { sliceIndices } from "../strings.js";
-import { PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
+import { isOwnKey, PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
 
 // ------------------------------------------------------------------ sorting
 
@@ -579,7 +579,7 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
     arity("get", args, 1, 2);
     const key = args[0]!;
     // A str not starting with NUL is its own HashKey (hashKey in values.ts).
-    const v = self.map.get(typeof key === "string" && key.charCodeAt(0) !== 0 ? key : hashOf(key));
+    const v = self.map.get(typeof key === "string" && isOwnKey(key) ? key : hashOf(key));
     return v === undefined ? (args[1] ?? null) : v;
   },
   setdefault(ctx, self, args, kwargs) {

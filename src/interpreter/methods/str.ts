@@ -44,6 +44,45 @@ function checkUnits(ctx: NativeContext, units: number): void {
   ctx.budget.checkSize(units * BYTES_PER_UNIT);
 }
 
+/** The steps this execution has left. */
+function stepsLeft(ctx: NativeContext): number {
+  return ctx.budget.limits.max_steps - ctx.budget.steps;
+}
+
+/**
+ * Pays for a split into at most `bound` pieces (a step and a list slot each) before it is made,
+ * when that many would not fit in the steps left: the pieces are then counted first, `count`
+ * stopping at the cap it is given, so that a text of ten million separators is refused without
+ * building its list. Returns whether it paid; if not, the caller charges the pieces it made (a
+ * number that fits), as it always did.
+ */
+function prepayPieces(ctx: NativeContext, bound: number, count: (cap: number) => number): boolean {
+  const left = stepsLeft(ctx);
+  if (bound <= left) return false;
+  const pieces = count(left + 1);
+  ctx.budget.checkSize(8 * pieces);
+  ctx.budget.step(pieces);
+  return true;
+}
+
+/** How many pieces splitting on `sep` (not empty) makes, with at most `max` splits, up to `cap`. */
+function countSplit(s: string, sep: string, max: number, cap: number): number {
+  return 1 + countMatches(s, sep, Math.min(max, cap - 1));
+}
+
+/** How many words split() (on whitespace) makes, with at most `max` splits, up to `cap`. */
+function countWords(s: string, max: number, cap: number): number {
+  let words = 0;
+  const most = Math.min(max + 1, cap);
+  for (let i = 0; i < s.length && words < most; ) {
+    while (i < s.length && isSpaceUnit(s.charCodeAt(i))) i++;
+    if (i === s.length) break;
+    words++;
+    while (i < s.length && !isSpaceUnit(s.charCodeAt(i))) i++;
+  }
+  return words;
+}
+
 // ------------------------------------------------------------------ arguments
 
 /** Positional-only arguments, with CPython's wording when there are too few or too many. */
@@ -639,10 +678,14 @@ function splitter(name: string, fromRight: boolean): Method {
     const sep = splitSepArg(sepArg);
     const max = maxsplitArg(maxArg);
     charge(ctx, self.length);
+    const paid =
+      sep === null
+        ? prepayPieces(ctx, Math.min(max, self.length >> 1) + 1, (cap) => countWords(self, max, cap))
+        : prepayPieces(ctx, Math.min(max, Math.floor(self.length / sep.length)) + 1, (cap) => countSplit(self, sep, max, cap));
     let parts: string[];
     if (sep === null) parts = fromRight ? rsplitSpaces(self, max) : splitSpaces(self, max);
     else parts = fromRight ? rsplitOn(self, sep, max) : splitOn(self, sep, max);
-    ctx.budget.step(parts.length);
+    if (!paid) ctx.budget.step(parts.length);
     return new PyList(parts);
   };
 }
@@ -663,11 +706,12 @@ const splitlines: Method = (ctx, self, args, kwargs) => {
   if (kwargs !== null || args.length > 1) [keepArg] = keywords("splitlines", { names: ["keepends"], required: 0 }, args, kwargs);
   const keepends = keepArg === undefined ? false : intArg("splitlines", keepArg) !== 0;
   charge(ctx, self.length);
+  const paid = prepayPieces(ctx, self.length, (cap) => countLines(self, cap));
   if (!keepends && !BREAK_BUT_NEWLINE.test(self)) {
     // Only "\n" breaks lines: V8's native split, less the empty piece after a final "\n".
     const pieces = self.split("\n");
     if (pieces[pieces.length - 1] === "") pieces.pop();
-    ctx.budget.step(pieces.length);
+    if (!paid) ctx.budget.step(pieces.length);
     return new PyList(pieces);
   }
   const lines: string[] = [];
@@ -683,9 +727,26 @@ const splitlines: Method = (ctx, self, args, kwargs) => {
     start = i;
   }
   if (start < self.length) lines.push(self.slice(start));
-  ctx.budget.step(lines.length);
+  if (!paid) ctx.budget.step(lines.length);
   return new PyList(lines);
 };
+
+/** How many lines splitlines() makes of `s`, up to `cap`. */
+function countLines(s: string, cap: number): number {
+  let lines = 0;
+  let start = 0;
+  for (let i = 0; i < s.length && lines < cap; ) {
+    const br = lineBreakAt(s, i);
+    if (br === 0) {
+      i++;
+      continue;
+    }
+    lines++;
+    i += br;
+    start = i;
+  }
+  return start < s.length ? lines + 1 : lines;
+}
 
 function partitioner(name: string, last: boolean): Method {
   return (ctx, self, args, kwargs) => {
@@ -871,6 +932,7 @@ const replace: Method = (ctx, self, args, kwargs) => {
     // replacement before each of the first n code points (and after the last, if n reaches it).
     const length = cpLength(self);
     const n = Math.min(max, length + 1);
+    ctx.budget.step(n);
     checkUnits(ctx, self.length + n * replacement.length);
     charge(ctx, self.length + n * replacement.length);
     const chars = cpChars(self);
@@ -879,8 +941,10 @@ const replace: Method = (ctx, self, args, kwargs) => {
   }
   const first = cpIndexOf(self, old);
   if (first < 0) return self;
-  // countMatches from the first match on, which is found once.
-  const n = 1 + countMatches(self, old, max - 1, first + old.length);
+  // countMatches from the first match on, which is found once; a step per match, the count
+  // stopping where the steps left run out.
+  const n = 1 + countMatches(self, old, Math.min(max, stepsLeft(ctx) + 1) - 1, first + old.length);
+  ctx.budget.step(n);
   const units = self.length + n * (replacement.length - old.length);
   checkUnits(ctx, units);
   charge(ctx, units);
@@ -1080,6 +1144,10 @@ function encode(ctx: NativeContext, s: string, codec: Codec, errors: string): Ui
   }
   const limit = codec === "ascii" ? 0x80 : 0x100;
   const encodable = (c: number) => (codec === "utf-8" ? c < 0xd800 || c > 0xdfff : c < limit);
+  // The general path goes code point by code point through an array of them: a step per unit
+  // (what that costs, ~15 times the fast path's), and the array checked against the memory budget.
+  ctx.budget.checkSize(8 * s.length);
+  ctx.budget.step(s.length);
   const chars = Array.from(s, (ch) => ch.codePointAt(0)!);
   const out = new ByteWriter(ctx);
   for (let k = 0; k < chars.length; ) {

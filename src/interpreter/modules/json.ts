@@ -3,8 +3,8 @@
 // Both directions work with an explicit stack rather than recursion, so a deeply nested value
 // ends in a RecursionError (as in CPython) and never in a JS stack overflow. Work is charged to
 // the budget as it happens: a step per value, a step per 16 characters of text scanned or
-// written, n·log2(n) steps to sort n keys; the growing output of dumps is checked against
-// max_memory_bytes before it is joined.
+// parsed and per 4 written, n·log2(n) steps to sort n keys; the growing output of dumps is
+// checked against max_memory_bytes (two bytes a character) before it is joined.
 import { EXC, PyException, pyError } from "../errors.js";
 import type { Kwargs, NativeContext, NativeFn } from "../native.js";
 import { compare } from "../ops.js";
@@ -20,6 +20,8 @@ const MAX_INT_DIGITS = 4300;
 let intDigitLimit: bigint | null = null;
 
 const CHARS_PER_STEP = 16;
+/** What dumps charges for its output: about the cost of writing it piece by piece (~10-20 ns a step). */
+const OUTPUT_CHARS_PER_STEP = 4;
 
 // ------------------------------------------------------------------ keyword arguments
 
@@ -152,8 +154,15 @@ const SHORT_ESCAPES: Record<string, string> = {
 };
 
 function escapeChar(c: string): string {
-  return SHORT_ESCAPES[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
+  const code = c.charCodeAt(0);
+  return SHORT_ESCAPES[c] ?? (UNIT_ESCAPES[code] ??= "\\u" + code.toString(16).padStart(4, "0"));
 }
+
+/** The \uXXXX escape of each UTF-16 unit, made when first needed (a long text repeats them). */
+const UNIT_ESCAPES: (string | undefined)[] = new Array<string | undefined>(0x10000);
+
+/** Units of a long text escaped at a time, each chunk charged before the next is made. */
+const ESCAPE_CHUNK = 8192;
 
 // ensure_ascii escapes everything outside ' '..'~' (surrogate pairs as two \u escapes, which is
 // what iterating UTF-16 units gives); otherwise only quotes, backslashes and control characters.
@@ -169,6 +178,8 @@ type EncodeFrame =
 class Encoder {
   private readonly out: string[] = [];
   private size = 0;
+  /** The steps charged for the `size` characters written. */
+  private paid = 0;
   private readonly stack: EncodeFrame[] = [];
   private readonly markers = new Set<object>();
   private level = 0;
@@ -187,7 +198,14 @@ class Encoder {
 
   private emit(piece: string): void {
     this.size += piece.length;
-    this.ctx.budget.checkSize(this.size);
+    this.ctx.budget.checkSize(2 * this.size);
+    // A step per OUTPUT_CHARS_PER_STEP characters written, indentation included, as the output
+    // grows: an indent of 10 at depth 4 writes 40 spaces per value, more than the value's step.
+    const due = Math.floor(this.size / OUTPUT_CHARS_PER_STEP);
+    if (due > this.paid) {
+      this.ctx.budget.step(due - this.paid);
+      this.paid = due;
+    }
     this.out.push(piece);
   }
 
@@ -207,7 +225,20 @@ class Encoder {
     const pattern = this.o.ensureAscii ? NEEDS_ESCAPE_ASCII : NEEDS_ESCAPE;
     pattern.lastIndex = 0;
     if (!pattern.test(s)) return '"' + s + '"';
-    return '"' + s.replace(pattern, escapeChar) + '"';
+    if (s.length <= ESCAPE_CHUNK) return '"' + s.replace(pattern, escapeChar) + '"';
+    // An escape makes up to six characters of one: a step per character it adds, and the text so
+    // far checked against the memory budget, before each next chunk is made.
+    const chunks: string[] = [];
+    let built = this.size;
+    for (let from = 0; from < s.length; from += ESCAPE_CHUNK) {
+      const part = s.slice(from, from + ESCAPE_CHUNK);
+      const chunk = part.replace(pattern, escapeChar);
+      built += chunk.length;
+      this.ctx.budget.checkSize(2 * built);
+      this.ctx.budget.step(chunk.length - part.length);
+      chunks.push(chunk);
+    }
+    return '"' + chunks.join("") + '"';
   }
 
   private float(x: number): string {
