@@ -1,5 +1,6 @@
 // Python's operators on sandbox values: arithmetic with exact ints, comparisons, containment,
 // indexing and slicing, iteration. Errors carry CPython's messages.
+import { bitLength, divSteps, linearOpSteps, linearSteps, mulSteps, powSteps } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
@@ -51,20 +52,34 @@ function toFloat(v: Value): number | null {
 
 const SMALL = 2 ** 31;
 
-function intAdd(a: IntLike, b: IntLike): number | bigint {
+function intAdd(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
     const r = a + b;
     return Number.isSafeInteger(r) ? r : normInt(BigInt(a) + BigInt(b));
   }
-  return normInt(toBigInt(a) + toBigInt(b));
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  budget.step(linearOpSteps(x, y));
+  return normInt(x + y);
 }
 
-function intSub(a: IntLike, b: IntLike): number | bigint {
+function intSub(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
     const r = a - b;
     return Number.isSafeInteger(r) ? r : normInt(BigInt(a) - BigInt(b));
   }
-  return normInt(toBigInt(a) - toBigInt(b));
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  budget.step(linearOpSteps(x, y));
+  return normInt(x - y);
+}
+
+/** a & b, a | b, a ^ b of ints at least one of which is beyond 32 bits. */
+function bitwise(op: "&" | "|" | "^", a: IntLike, b: IntLike, budget: Budget): number | bigint {
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  budget.step(linearOpSteps(x, y));
+  return normInt(op === "&" ? x & y : op === "|" ? x | y : x ^ y);
 }
 
 function intMul(a: IntLike, b: IntLike, budget: Budget): number | bigint {
@@ -75,19 +90,20 @@ function intMul(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   }
   const x = toBigInt(a);
   const y = toBigInt(b);
-  budget.checkSize((bitLength(x) + bitLength(y)) / 8);
+  const xBits = bitLength(x);
+  const yBits = bitLength(y);
+  budget.checkSize((xBits + yBits) / 8);
+  budget.step(mulSteps(xBits, yBits));
   return normInt(x * y);
 }
 
-/** The exact bit length of x (0 for 0). */
-function bitLength(x: bigint): number {
-  if (x < 0n) x = -x;
-  if (x === 0n) return 0;
-  const hex = x.toString(16);
-  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0]!, 16)));
+/** Charges a // b or a % b of ints, by their sizes, before it is computed. */
+function chargeDivision(x: bigint, y: bigint, budget: Budget): void {
+  if (Number.isFinite(Number(x))) return;
+  budget.step(divSteps(bitLength(x), bitLength(y)));
 }
 
-function floorDivInt(a: IntLike, b: IntLike): number | bigint {
+function floorDivInt(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   if (typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL) {
     if (b === 0) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
     // + 0 turns JS's -0 (from 0 / -1) into the int 0.
@@ -96,12 +112,13 @@ function floorDivInt(a: IntLike, b: IntLike): number | bigint {
   const x = toBigInt(a);
   const y = toBigInt(b);
   if (y === 0n) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+  chargeDivision(x, y, budget);
   let q = x / y;
   if ((x % y !== 0n) && ((x < 0n) !== (y < 0n))) q -= 1n;
   return normInt(q);
 }
 
-function modInt(a: IntLike, b: IntLike): number | bigint {
+function modInt(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
     if (b === 0) throw pyError("ZeroDivisionError", "integer modulo by zero");
     const r = a % b;
@@ -110,6 +127,7 @@ function modInt(a: IntLike, b: IntLike): number | bigint {
   const x = toBigInt(a);
   const y = toBigInt(b);
   if (y === 0n) throw pyError("ZeroDivisionError", "integer modulo by zero");
+  chargeDivision(x, y, budget);
   const r = x % y;
   return normInt(r !== 0n && r < 0n !== y < 0n ? r + y : r);
 }
@@ -147,7 +165,7 @@ function intPow(a: IntLike, b: IntLike, budget: Budget): Value {
     if (a === -1) return b % 2 === 0 ? 1 : -1;
     const bits = b * (32 - Math.clz32(Math.abs(a)));
     budget.checkSize(bits / 8);
-    budget.step(Math.ceil(bits / 64));
+    budget.step(Math.ceil(bits / 64) + powSteps(BigInt(a), bits));
     const r = Math.pow(a, b);
     if (Number.isSafeInteger(r)) return r;
     return normInt(BigInt(a) ** BigInt(b));
@@ -161,10 +179,10 @@ function intPow(a: IntLike, b: IntLike, budget: Budget): Value {
   }
   if (base === 0n || base === 1n) return exp === 0n ? 1 : Number(base);
   if (base === -1n) return exp % 2n === 0n ? 1 : -1;
-  // Charge the result's size before computing it: 2 ** 10**9 fails here, instantly.
+  // Charge the result's size and the work before computing it: 2 ** 10**9 fails here, instantly.
   const bits = Number(exp) * bitLength(base);
   budget.checkSize(bits / 8);
-  budget.step(Math.ceil(bits / 64));
+  budget.step(Math.ceil(bits / 64) + powSteps(base, bits));
   if (typeof a === "number" && typeof b === "number") {
     const r = Math.pow(a, b);
     if (Number.isSafeInteger(r)) return r;
@@ -258,10 +276,13 @@ function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | 
   const x = toBigInt(a);
   const n = toBigInt(b);
   if (n < 0n) throw pyError("ValueError", "negative shift count");
+  const bits = bitLength(x);
   if (left) {
-    budget.checkSize((bitLength(x) + Number(n)) / 8);
+    budget.checkSize((bits + Number(n)) / 8);
+    budget.step(linearSteps(bits + Number(n)));
     return normInt(x << n);
   }
+  budget.step(linearSteps(Math.max(0, bits - Number(n))));
   return normInt(x >> n);
 }
 
@@ -314,9 +335,9 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
   if (isIntLike(a) && isIntLike(b)) {
     switch (op) {
       case "+":
-        return intAdd(a, b);
+        return intAdd(a, b, budget);
       case "-":
-        return intSub(a, b);
+        return intSub(a, b, budget);
       case "*":
         return intMul(a, b, budget);
       case "/": {
@@ -325,9 +346,9 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
         return new PyFloat(asNumber(a) / asNumber(b));
       }
       case "//":
-        return floorDivInt(a, b);
+        return floorDivInt(a, b, budget);
       case "%":
-        return modInt(a, b);
+        return modInt(a, b, budget);
       case "**":
         return intPow(a, b, budget);
       case "<<":
@@ -336,13 +357,13 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
         return shift(a, b, false, budget);
       case "&":
         if (typeof a === "boolean" && typeof b === "boolean") return a && b;
-        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a & b : normInt(toBigInt(a) & toBigInt(b));
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a & b : bitwise("&", a, b, budget);
       case "|":
         if (typeof a === "boolean" && typeof b === "boolean") return a || b;
-        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a | b : normInt(toBigInt(a) | toBigInt(b));
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a | b : bitwise("|", a, b, budget);
       case "^":
         if (typeof a === "boolean" && typeof b === "boolean") return a !== b;
-        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a ^ b : normInt(toBigInt(a) ^ toBigInt(b));
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a ^ b : bitwise("^", a, b, budget);
     }
     throw unsupported(op, a, b);
   }
