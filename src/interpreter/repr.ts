@@ -1,5 +1,6 @@
 // repr() and str() of every value, with CPython's spelling: float repr, string quoting and
 // escapes, container brackets, and "[...]" for a container that contains itself.
+import { decimalText } from "./int-text.js";
 import { PyBytes, PyDict, PyFloat, PyList, PyObject, PyRange, PySet, PyTuple, type Value } from "./values.js";
 
 /** Objects that know their own repr (functions, modules, exceptions...). */
@@ -131,7 +132,7 @@ export function bytesRepr(b: Uint8Array): string {
  * work to a budget (a repr of a million-item list is a million steps).
  */
 export function repr(v: Value, charge?: (n: number) => void): string {
-  const scalar = scalarRepr(v);
+  const scalar = scalarRepr(v, charge);
   if (scalar !== undefined) {
     charge?.(scalar.length + 1);
     return scalar;
@@ -142,7 +143,7 @@ export function repr(v: Value, charge?: (n: number) => void): string {
 /** str(v): like repr except for strings themselves and objects with their own str. */
 export function str(v: Value, charge?: (n: number) => void): string {
   if (typeof v === "string") return v;
-  const scalar = scalarRepr(v);
+  const scalar = scalarRepr(v, charge);
   if (scalar !== undefined) {
     charge?.(scalar.length + 1);
     return scalar;
@@ -155,14 +156,15 @@ export function str(v: Value, charge?: (n: number) => void): string {
 }
 
 /** The repr of a value that contains nothing (no Printer, with its set of open containers, needed). */
-function scalarRepr(v: Value): string | undefined {
+function scalarRepr(v: Value, charge?: (n: number) => void): string | undefined {
   switch (typeof v) {
     case "string":
       return strRepr(v);
     case "number":
       return String(v);
     case "bigint":
-      return v.toString();
+      // Quadratic work, and a ValueError past 4300 digits, as in CPython.
+      return decimalText(v, charge);
     case "boolean":
       return v ? "True" : "False";
   }
@@ -191,7 +193,7 @@ class Printer {
   }
 
   private reprInner(v: Value): string {
-    if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v)!;
+    if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v, this.charge)!;
     if (v instanceof PyList) return this.container(v, "[", "]", () => v.items.map((x) => this.repr(x)));
     if (v instanceof PyTuple) {
       if (v.items.length === 1) return this.container(v, "(", ",)", () => [this.repr(v.items[0]!)]);
