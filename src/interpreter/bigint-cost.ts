@@ -10,6 +10,9 @@
 //   16 words, 400 at 256, 1,000 at 4,096, 2,500 at 262,144;
 // - divide and modulo: 60-85 ns per quotient word for a one-word divisor, 1,500 at 256 words,
 //   5,000-7,000 at 4,096, 13,000 at 262,144 (Burnikel-Ziegler and Barrett, slower than multiply);
+//   and even a two-word quotient costs 80-210 ns per word of the divisor (95 us at 1,000 words,
+//   2.1 ms at 10,000), which makes Euclid's algorithm slow: gcd of two 1,400-word ints, 3.1 s
+//   (math.gcd charges each of its divisions);
 // - decimal text (toString(), BigInt(text)): quadratic at the sizes the digit limit allows, about
 //   20 ns (toString) and 5 ns (parse) per squared word; power-of-two bases are linear.
 // The model below is conservative: it charges more than the measured time at every size.
@@ -75,7 +78,7 @@ export function divSteps(aBits: number, bBits: number): number {
   const wb = Math.max(1, words(bBits));
   if (wa <= 2) return 0;
   const quotient = Math.max(1, wa - wb + 1);
-  return Math.floor(quotient * (8 + Math.min(wb, 96 * (1 + Math.log2(wb)))) + wa / 4);
+  return Math.floor(quotient * (8 + Math.min(wb, 96 * (1 + Math.log2(wb)))) + 24 * wb + wa / 4);
 }
 
 /**
@@ -104,4 +107,19 @@ export function decimalSteps(bits: number): number {
 export function linearOpSteps(a: bigint, b: bigint): number {
   if (Number.isFinite(Number(a)) && Number.isFinite(Number(b))) return 0;
   return linearSteps(Math.max(bitLength(a), bitLength(b)));
+}
+
+/**
+ * A product of `factors` ints by halves (math.factorial, perm, comb) with a result of `bits`: each
+ * level of the tree costs about what its top multiply does.
+ */
+export function productSteps(factors: number, bits: number): number {
+  const levels = Math.max(1, Math.ceil(Math.log2(factors / 16)));
+  return 2 * factors + levels * mulSteps(bits / 2, bits / 2);
+}
+
+/** Newton's isqrt of an int of `bits`: from a 52-bit start, each step doubles the bits right. */
+export function isqrtSteps(bits: number): number {
+  if (bits <= 52) return 0;
+  return (Math.ceil(Math.log2(bits / 26)) + 2) * (divSteps(bits, bits / 2) + linearSteps(bits));
 }
