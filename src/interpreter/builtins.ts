@@ -488,12 +488,16 @@ function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   return total;
 }
 
-function absValue(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+function absValue(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("abs", kwargs);
   if (args.length !== 1) throw pyError("TypeError", `abs() takes exactly one argument (${args.length} given)`);
   const v = args[0]!;
   if (typeof v === "number") return Math.abs(v);
-  if (typeof v === "bigint") return v < 0n ? normInt(-v) : v;
+  if (typeof v === "bigint") {
+    if (v > 0n) return v;
+    ctx.budget.step(linearSteps(bitLength(v)));
+    return normInt(-v);
+  }
   if (typeof v === "boolean") return v ? 1 : 0;
   if (v instanceof PyFloat) return new PyFloat(Math.abs(v.v));
   throw pyError("TypeError", `bad operand type for abs(): '${typeName(v)}'`);
@@ -743,15 +747,19 @@ function iter(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
 
 function hashBuiltin(ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", `hash() takes exactly one argument (${args.length} given)`);
-  const k = hashOf(args[0]!);
+  const v = args[0]!;
+  const k = hashOf(v);
   if (typeof k === "number") return Number.isInteger(k) ? k : Math.trunc(k * 2 ** 20) | 0;
-  if (typeof k === "bigint") {
-    // A division by a one-word number: linear in k, but slow per word.
-    ctx.budget.step(divSteps(bitLength(k), 61));
-    return normInt(k % 2305843009213693951n);
+  // A big int (or an integral float past 2**53) hashes as CPython's int: modulo 2**61 - 1.
+  const big = typeof v === "bigint" ? v : v instanceof PyFloat && Number.isInteger(v.v) ? BigInt(v.v) : null;
+  if (big !== null) {
+    // A division by a one-word number: linear in the int, but slow per word.
+    ctx.budget.step(divSteps(bitLength(big), 61));
+    return normInt(big % 2305843009213693951n);
   }
+  const text = String(k);
   let h = 2166136261;
-  for (let i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h | 0;
 }
 

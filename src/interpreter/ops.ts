@@ -548,14 +548,19 @@ function setOperation(op: BinaryOp, a: PySet, b: PySet, budget: Budget): PySet |
 
 // ------------------------------------------------------------------ unary operators
 
-export function unary(op: "-" | "+" | "~", v: Value): Value {
+/** Python's `-v`, `+v`, `~v`; `budget` pays for the copy of a big int (linear in its size). */
+export function unary(op: "-" | "+" | "~", v: Value, budget: Budget): Value {
   if (typeof v === "number") {
     if (op === "-") return v === 0 ? 0 : -v;
     if (op === "+") return v;
     return Math.abs(v) < SMALL ? ~v : normInt(~BigInt(v));
   }
-  if (typeof v === "boolean") return unary(op, v ? 1 : 0);
-  if (typeof v === "bigint") return normInt(op === "-" ? -v : op === "+" ? v : ~v);
+  if (typeof v === "boolean") return unary(op, v ? 1 : 0, budget);
+  if (typeof v === "bigint") {
+    if (op === "+") return v;
+    budget.step(linearOpSteps(v, 0n));
+    return normInt(op === "-" ? -v : ~v);
+  }
   if (v instanceof PyFloat && op !== "~") return op === "-" ? new PyFloat(-v.v) : v;
   const name = op === "-" ? "unary -" : op === "+" ? "unary +" : "unary ~";
   throw pyError("TypeError", `bad operand type for ${name}: '${typeName(v)}'`);

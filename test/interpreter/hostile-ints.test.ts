@@ -37,6 +37,8 @@ const ANSWERS: Record<string, string> = {
   "hex(), bin(), oct() and format 'x' of a huge int are not limited": "x = 1 << 100000\nRESULT = [len(hex(x)), len(bin(x)), len(oct(x)), len(format(x, 'x')), len('%x' % x)]",
   "big-int arithmetic within the budget": "x = 3 ** 20000\ny = 7 ** 9000\nRESULT = [(x * y) % 1000003, (x // y) % 1000, divmod(x, y)[1] % 1000, pow(x, 3, 10**50 + 151), (x << 5000) >> 4999 == 2 * x, hash(x)]",
   "math's integer functions within the budget": "import math\nx = 7 ** 3000\nRESULT = [math.factorial(3000) % 10**9, math.isqrt(x) % 10**9, math.gcd(x * 5, 7 ** 2000 * 3) == 7 ** 2000, math.lcm(x, 7 ** 10 * 3) % 1000, math.comb(3000, 1500) % 10**9, math.perm(3000, 1000) % 10**9]",
+  "dict and set keys of big ints that share their low 64 bits (V8 hashes a BigInt by those)": "d = {i << 64: i for i in range(20000)}\ns = {(i << 64, 1) for i in range(20000)}\nRESULT = [len(d), len(s), d[5 << 64], (5 << 64, 1) in s, (6 << 64, 2) in s, {2**70: 1}[2.0**70], {2.0**70: 1}.get(2**70), len({2**70, 2.0**70, -2**70})]",
+  "hash() of big ints and integral floats past 2**53": "RESULT = [hash(2**70), hash(-2**70), hash(2.0**70), hash(1 << 100000), hash((2**70, 1)) == hash((2.0**70, 1))]",
 };
 
 /** Scripts that must end in an error (the type, and the message or its start). */
@@ -51,6 +53,7 @@ const ERRORS: Record<string, [source: string, type: string, message: RegExp]> = 
   "math.isqrt() of a 280,000-bit int is refused before it starts": ["import math\nx = math.isqrt(7 ** 100000)", "ResourceLimitError", /^max_steps exceeded/],
   "math.gcd() of two 110,000-bit ints is refused before it starts": ["import math\nx = math.gcd(7 ** 40000, 5 ** 47000)", "ResourceLimitError", /^max_steps exceeded/],
   "math.comb() of 200,000 choose 100,000 is refused before it starts": ["import math\nx = math.comb(200000, 100000)", "ResourceLimitError", /^max_steps exceeded/],
+  "negating a huge int in a loop runs out of steps": ["x = 1 << 20000000\nwhile True:\n    y = -x\n    z = ~x\n    w = abs(y)", "ResourceLimitError", /^max_steps exceeded/],
   "int() of 5000 decimal digits": ["int('1' * 5000)", "ValueError", new RegExp(`^${escape(limitInt(5000))}$`)],
   "str() of a 5001-digit int": ["str(10**5000)", "ValueError", new RegExp(`^${escape(LIMIT_STR)}$`)],
   "str() of a huge int": ["str(1 << 10**7)", "ValueError", new RegExp(`^${escape(LIMIT_STR)}$`)],
