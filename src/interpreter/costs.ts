@@ -1,6 +1,8 @@
 // What every built-in function, method and module function charges to the budget (SPEC §2).
 // The interpreter itself charges one step per statement, loop iteration and call; natives charge
-// in proportion to their work. A test checks this table against the registries in both
+// in proportion to their work. Operators on big ints charge by their operands' sizes, as
+// bigint-cost.ts models them (one step is about 10 ns of V8's work); comparisons of ints are
+// memcmp-fast and uncharged. A test checks this table against the registries in both
 // directions, and runs each `probe` at two sizes to see that the steps grow with the work.
 
 export interface Cost {

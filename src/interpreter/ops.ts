@@ -342,7 +342,7 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
         return intMul(a, b, budget);
       case "/": {
         if ((typeof b === "boolean" ? b : b !== 0 && b !== 0n) === false) throw pyError("ZeroDivisionError", "division by zero");
-        if (typeof a === "bigint" || typeof b === "bigint") return new PyFloat(bigTrueDiv(toBigInt(a), toBigInt(b)));
+        if (typeof a === "bigint" || typeof b === "bigint") return new PyFloat(bigTrueDiv(toBigInt(a), toBigInt(b), budget));
         return new PyFloat(asNumber(a) / asNumber(b));
       }
       case "//":
@@ -394,8 +394,13 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
 }
 
 /** True division of ints, correctly rounded as CPython's is. */
-function bigTrueDiv(x: bigint, y: bigint): number {
+function bigTrueDiv(x: bigint, y: bigint, budget: Budget): number {
   if (x === 0n) return y < 0n ? -0 : 0;
+  // ratioToFloat divides x, scaled to 58 bits more than y, by y: a short quotient, a long divisor.
+  if (!Number.isFinite(Number(x)) || !Number.isFinite(Number(y))) {
+    const yBits = bitLength(y);
+    budget.step(divSteps(yBits + 58, yBits) + linearSteps(bitLength(x)));
+  }
   const r = y < 0n ? ratioToFloat(-x, -y) : ratioToFloat(x, y);
   if (!Number.isFinite(r)) throw pyError("OverflowError", "integer division result too large for a float");
   return r;

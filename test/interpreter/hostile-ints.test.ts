@@ -1,7 +1,8 @@
 // Hostile integer scripts (issue 18): each ends quickly, with CPython's answer or a clean error,
 // and no single operation holds the event loop. Big-int work is charged before it is done
 // (bigint-cost.ts), and decimal text is limited to 4300 digits as in CPython 3.11 (int-text.ts).
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setCodegen } from "../../src/interpreter/compile.js";
 import { execute, type SandboxResult } from "../../src/interpreter/execute.js";
 import { cpython } from "./cpython.js";
 
@@ -38,6 +39,7 @@ const ANSWERS: Record<string, string> = {
   "big-int arithmetic within the budget": "x = 3 ** 20000\ny = 7 ** 9000\nRESULT = [(x * y) % 1000003, (x // y) % 1000, divmod(x, y)[1] % 1000, pow(x, 3, 10**50 + 151), (x << 5000) >> 4999 == 2 * x, hash(x)]",
   "math's integer functions within the budget": "import math\nx = 7 ** 3000\nRESULT = [math.factorial(3000) % 10**9, math.isqrt(x) % 10**9, math.gcd(x * 5, 7 ** 2000 * 3) == 7 ** 2000, math.lcm(x, 7 ** 10 * 3) % 1000, math.comb(3000, 1500) % 10**9, math.perm(3000, 1000) % 10**9]",
   "dict and set keys of big ints that share their low 64 bits (V8 hashes a BigInt by those)": "d = {i << 64: i for i in range(20000)}\ns = {(i << 64, 1) for i in range(20000)}\nRESULT = [len(d), len(s), d[5 << 64], (5 << 64, 1) in s, (6 << 64, 2) in s, {2**70: 1}[2.0**70], {2.0**70: 1}.get(2**70), len({2**70, 2.0**70, -2**70})]",
+  "a hex literal of 60,000 digits (not limited)": `RESULT = 0x${"f".repeat(60000)} % 1000003`,
   "hash() of big ints and integral floats past 2**53": "RESULT = [hash(2**70), hash(-2**70), hash(2.0**70), hash(1 << 100000), hash((2**70, 1)) == hash((2.0**70, 1))]",
 };
 
@@ -54,6 +56,7 @@ const ERRORS: Record<string, [source: string, type: string, message: RegExp]> = 
   "math.gcd() of two 110,000-bit ints is refused before it starts": ["import math\nx = math.gcd(7 ** 40000, 5 ** 47000)", "ResourceLimitError", /^max_steps exceeded/],
   "math.comb() of 200,000 choose 100,000 is refused before it starts": ["import math\nx = math.comb(200000, 100000)", "ResourceLimitError", /^max_steps exceeded/],
   "negating a huge int in a loop runs out of steps": ["x = 1 << 20000000\nwhile True:\n    y = -x\n    z = ~x\n    w = abs(y)", "ResourceLimitError", /^max_steps exceeded/],
+  "a decimal literal of 5000 digits is CPython's SyntaxError": [`x = 1\ny = ${"1".repeat(5000)}`, "SyntaxError", new RegExp(`^${escape(limitInt(5000))} - Consider hexadecimal for huge integer literals to avoid decimal conversion limits\\.$`)],
   "int() of 5000 decimal digits": ["int('1' * 5000)", "ValueError", new RegExp(`^${escape(limitInt(5000))}$`)],
   "str() of a 5001-digit int": ["str(10**5000)", "ValueError", new RegExp(`^${escape(LIMIT_STR)}$`)],
   "str() of a huge int": ["str(1 << 10**7)", "ValueError", new RegExp(`^${escape(LIMIT_STR)}$`)],
@@ -116,5 +119,35 @@ describe("the digit limit's errors are CPython's", () => {
         expect({ source, type: r.error?.type, message: r.error?.message }).toEqual({ source, type: theirs[i]!.error?.type, message: theirs[i]!.error?.message });
       }),
     );
+  });
+});
+
+describe("both tiers charge big-int work alike", () => {
+  afterAll(() => setCodegen(process.env.PY_CODEGEN === "always" ? "always" : "auto"));
+
+  // Loops, so that the JavaScript tier compiles them, over every charged int operation.
+  const SOURCE = `
+import math
+x = 3 ** 5000
+out = []
+for i in range(3):
+    y = x * (x + i) - (x << 7) // (x >> 3 | 1)
+    out.append([y % 1000003, -y % 7, abs(-y) & 255, (~y ^ x) % 1000, divmod(y, x)[0] % 99, pow(x, 5, 10**40 + i), round(y, -1000) % 10**9])
+    out.append([int('f' * 3000, 16) % 997, len(str(x)), len(f'{x:x}'), len('%d' % x), math.isqrt(y) % 1000, math.gcd(y, x * 7) % 1000, hash(y), x / (y + 1)])
+RESULT = out`;
+
+  it("gives the same result and step count in the closure tier and the JavaScript tier", async () => {
+    const limits = { max_steps: 10_000_000 };
+    setCodegen("never");
+    const closures = await execute(SOURCE, { limits });
+    setCodegen("always");
+    const js = await execute(SOURCE, { limits });
+    expect(closures.error).toBeNull();
+    expect(js.result).toEqual(closures.result);
+    expect(js.stats.steps).toBe(closures.stats.steps);
+    // The ints' work is most of it: far more than the statements' few dozen steps.
+    expect(closures.stats.steps).toBeGreaterThan(100_000);
+    const [theirs] = cpython([SOURCE]);
+    expect(JSON.parse(JSON.stringify(closures.result, (_k, v) => (typeof v === "bigint" ? Number(v) : v)))).toEqual(JSON.parse(theirs!.result));
   });
 });
