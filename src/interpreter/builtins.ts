@@ -9,6 +9,7 @@ import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValu
 import { repr as reprOf, str as strOf } from "./repr.js";
 import { cpLength } from "./strings.js";
 import { bitLength, divSteps, linearSteps, mulSteps, powSteps } from "./bigint-cost.js";
+import type { Budget } from "./budget.js";
 import { digitLimitError, digitsValue, MAX_STR_DIGITS } from "./int-text.js";
 import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
 import { maketrans } from "./methods/str.js";
@@ -474,7 +475,7 @@ function round(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
 
 /** round(i, -k) of an int of `bits`, with 10 ** k of `powBits` (no bigger than i, give or take a digit). */
 function roundIntSteps(bits: number, powBits: number): number {
-  return powSteps(10n, powBits) + 2 * divSteps(bits, powBits) + mulSteps(bits - powBits, powBits);
+  return powSteps(10n, powBits) + 2 * divSteps(bits, powBits) + mulSteps(Math.max(0, bits - powBits), powBits);
 }
 
 function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -503,11 +504,18 @@ function absValue(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   throw pyError("TypeError", `bad operand type for abs(): '${typeName(v)}'`);
 }
 
-/** x such that a * x = 1 (mod m), for 0 <= a < m: pow(a, -1, m). */
-function modularInverse(a: bigint, m: bigint): bigint {
+/**
+ * x such that a * x = 1 (mod m), for 0 <= a < m: pow(a, -1, m). Extended Euclid: each step's
+ * division and multiply are charged before it (as math.gcd's are).
+ */
+function modularInverse(budget: Budget, a: bigint, m: bigint): bigint {
   let [r0, r1] = [a, m];
   let [x0, x1] = [1n, 0n];
   while (r1 !== 0n) {
+    if (!Number.isFinite(Number(r0)) || !Number.isFinite(Number(r1))) {
+      const bits = Math.max(bitLength(r0), bitLength(r1));
+      budget.step(2 * divSteps(bits, bits) + linearSteps(bits));
+    }
     const q = r0 / r1;
     [r0, r1] = [r1, r0 - q * r1];
     [x0, x1] = [x1, x0 - q * x1];
@@ -533,13 +541,11 @@ function pow(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   if (negative) m = -m;
   if (m === 1n) return 0;
   b = ((b % m) + m) % m;
-  // Charged before the work: each bit of the exponent squares and maybe multiplies, modulo m;
-  // an inverse is Euclid's algorithm, about one division step per bit of m.
+  // Charged before the work: each bit of the exponent squares and maybe multiplies, modulo m.
   const mBits = bitLength(m);
   const perBit = 2 * (mulSteps(mBits, mBits) + divSteps(2 * mBits, mBits));
   if (e < 0n) {
-    ctx.budget.step(mBits * (1 + 4 * linearSteps(mBits)));
-    b = modularInverse(b, m);
+    b = modularInverse(ctx.budget, b, m);
     e = -e;
   }
   ctx.budget.step(bitLength(e) * perBit);

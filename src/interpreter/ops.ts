@@ -1,6 +1,6 @@
 // Python's operators on sandbox values: arithmetic with exact ints, comparisons, containment,
 // indexing and slicing, iteration. Errors carry CPython's messages.
-import { bitLength, divSteps, linearOpSteps, linearSteps, mulSteps, powSteps } from "./bigint-cost.js";
+import { bitLength, divSteps, intBits, linearOpSteps, linearSteps, mulSteps, powSteps } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
@@ -276,7 +276,8 @@ function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | 
   const x = toBigInt(a);
   const n = toBigInt(b);
   if (n < 0n) throw pyError("ValueError", "negative shift count");
-  const bits = bitLength(x);
+  // A number's bit length without building its hex text (i >> 1 in a loop stays cheap).
+  const bits = typeof a === "bigint" ? bitLength(a) : intBits(a);
   if (left) {
     budget.checkSize((bits + Number(n)) / 8);
     budget.step(linearSteps(bits + Number(n)));
