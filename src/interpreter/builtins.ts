@@ -133,6 +133,12 @@ function parseIntText(ctx: NativeContext, text: string, base: number): Value {
     if (s.startsWith("0")) throw invalid();
     b = 10;
   }
+  // CPython counts the run of digits before judging what follows it: '1' * 5000 + 'x' is over
+  // the limit, not an invalid literal.
+  if (s.length > MAX_STR_DIGITS && (b & (b - 1)) !== 0) {
+    const run = leadingDigits(s, b);
+    if (run > MAX_STR_DIGITS) throw digitLimitError(run);
+  }
   if (s === "" || s.startsWith("_") || s.endsWith("_") || s.includes("__")) throw invalid();
   s = s.replace(/_/g, "");
   if (b === 10 && !INT_LITERAL.test(s)) throw invalid();
@@ -140,6 +146,18 @@ function parseIntText(ctx: NativeContext, text: string, base: number): Value {
   if (b !== 10 && !digitsOfBase(b).test(s)) throw invalid();
   const value = digitsValue(s, b, ctx.budget);
   return normInt(sign < 0n ? -value : value);
+}
+
+/** How many digits of `base` (underscores between them aside) `s` starts with. */
+function leadingDigits(s: string, base: number): number {
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i) | 0x20;
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x7a ? c - 0x57 : -1;
+    if (d >= 0 && d < base) count++;
+    else if (s.charCodeAt(i) !== 0x5f) break;
+  }
+  return count;
 }
 
 const DIGITS_OF_BASE: RegExp[] = [];

@@ -112,8 +112,8 @@ describe("round() of an int to an ndigits of a billion digits", () => {
 });
 
 describe("the digit limit's errors are CPython's", () => {
-  it("int(), str(), repr(), format() and %d refuse 5000 digits with CPython's messages", () => {
-    const sources = ["int('1' * 5000)", "int('0' * 5000)", "int('1_' * 4300 + '1')", "int('1' * 5000, 7)", "str(10**4300)", "repr(-10**5000)", "format(10**5000, ',')", "'%s' % 10**5000"];
+  it("int(), str(), repr(), format() and %d refuse 5000 digits with CPython's messages (a digit run over the limit before junk too)", () => {
+    const sources = ["int('1' * 5000)", "int('0' * 5000)", "int('1_' * 4300 + '1')", "int('1' * 5000, 7)", "int('1' * 5000 + 'x')", "int('x' + '1' * 5000)", "int('9' * 5000, 7)", "int(' ' + '1' * 5000 + '.5')", "int('1_' * 2600)", "str(10**4300)", "repr(-10**5000)", "format(10**5000, ',')", "'%s' % 10**5000"];
     const theirs = cpython(sources);
     return Promise.all(
       sources.map(async (source, i) => {
