@@ -4,7 +4,9 @@
 // milliseconds). One step is about 10 ns of work. The figures come from Node 20's V8 on the
 // 2-core machine this was written on, under load (test/interpreter/hostile-ints.test.ts keeps
 // the wall times honest):
-// - add, subtract, compare, bitwise, shifts: linear, 2-5 ns per 64-bit word;
+// - add, subtract, bitwise, shifts, negation: linear, 2-10 ns per 64-bit word (the most at sizes
+//   past the caches: 60-70 ms for 4M words); compare: memcmp, uncharged;
+// - text in a power-of-two base (toString(16), BigInt('0x...')): linear, 25-85 ns per word;
 // - multiply: about 10-20 ns per word of the longer operand for a one-word shorter one, growing as
 //   the shorter one does (schoolbook up to ~100 words, then Karatsuba, Toom-Cook and FFT): 45 ns at
 //   16 words, 400 at 256, 1,000 at 4,096, 2,500 at 262,144;
@@ -52,9 +54,14 @@ export function words(bits: number): number {
   return Math.ceil(bits / 64);
 }
 
-/** Linear work over `bits` (add, subtract, bitwise, shifts, compare, hex text): one step per 4 words. */
+/** Linear work over `bits` (add, subtract, bitwise, shifts, copies): one step per word. */
 export function linearSteps(bits: number): number {
-  return words(bits) >> 2;
+  return words(bits);
+}
+
+/** Text of, or from, an int of `bits` in a power-of-two base (hex(), bin(), int(s, 16)): linear, 8 steps per word. */
+export function radixSteps(bits: number): number {
+  return 8 * words(bits);
 }
 
 /** Steps per word of the longer factor, when the shorter has `small` words. */

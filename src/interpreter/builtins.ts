@@ -8,7 +8,7 @@ import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, 
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
 import { cpLength } from "./strings.js";
-import { bitLength, divSteps, linearSteps, mulSteps, powSteps } from "./bigint-cost.js";
+import { bitLength, divSteps, linearSteps, mulSteps, powSteps, radixSteps } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
 import { digitLimitError, digitsValue, MAX_STR_DIGITS } from "./int-text.js";
 import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
@@ -588,7 +588,7 @@ function radix(name: string, prefix: string, base: number): NativeFn {
     // Linear in the digits for these bases (CPython does not limit them).
     const bits = bitLength(b);
     ctx.budget.checkSize((2 * bits) / Math.log2(base));
-    ctx.budget.step(linearSteps(bits));
+    ctx.budget.step(radixSteps(bits));
     return (b < 0n ? "-" : "") + prefix + (b < 0n ? -b : b).toString(base);
   };
 }

@@ -9,7 +9,7 @@
 import { EXC, PyException, pyError } from "./errors.js";
 import type { Kwargs, NativeContext } from "./native.js";
 import { floatRepr, repr, str } from "./repr.js";
-import { intBits, linearSteps } from "./bigint-cost.js";
+import { intBits, radixSteps } from "./bigint-cost.js";
 import { decimalText } from "./int-text.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyRange, PyTuple, typeName, type Value } from "./values.js";
 
@@ -315,7 +315,7 @@ function formatInt(ctx: NativeContext, value: number | bigint | boolean, spec: S
   let digits: string;
   if (base === 10) digits = decimalText(magnitude, (n) => ctx.budget.step(n >> 4));
   else {
-    ctx.budget.step(linearSteps(intBits(magnitude)));
+    ctx.budget.step(radixSteps(intBits(magnitude)));
     digits = magnitude.toString(base);
   }
   let prefix = spec.alternate && base !== 10 ? (base === 2 ? "0b" : base === 8 ? "0o" : "0x") : "";
@@ -344,7 +344,7 @@ function intDigits(ctx: NativeContext, n: number | bigint, base: number): { nega
   const negative = n < 0;
   const magnitude = typeof n === "bigint" ? (negative ? -n : n) : Math.abs(n);
   if (base === 10) return { negative, digits: decimalText(magnitude, (c) => ctx.budget.step(c >> 4)) };
-  ctx.budget.step(linearSteps(intBits(magnitude)));
+  ctx.budget.step(radixSteps(intBits(magnitude)));
   return { negative, digits: magnitude.toString(base) };
 }
 

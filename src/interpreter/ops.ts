@@ -771,9 +771,16 @@ function cmpIntTuples(x: readonly Value[], y: readonly Value[], budget: Budget):
 
 // ------------------------------------------------------------------ containment, length, hashing
 
-export function hashOf(v: Value) {
+/**
+ * The HashKey of v, or CPython's TypeError. With `budget`, a big int past 1024 bits pays for its
+ * key's hex text (values.ts bigKey), built on each use: 8 steps per word, after the (at most
+ * 256-word) work.
+ */
+export function hashOf(v: Value, budget?: Budget) {
   try {
-    return hashKey(v);
+    const k = hashKey(v);
+    if (budget !== undefined && typeof v === "bigint" && typeof k === "string" && k.length > 258) budget.step(k.length >> 1);
+    return k;
   } catch (e) {
     if (e instanceof UnhashableError) throw pyError("TypeError", `unhashable type: '${e.typeName}'`);
     throw e;
@@ -791,7 +798,7 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
   }
   if (container instanceof PyDict || container instanceof PySet) {
     // A str not starting with NUL is its own HashKey (hashKey in values.ts).
-    return container.map.has(typeof item === "string" && item.charCodeAt(0) !== 0 ? item : hashOf(item));
+    return container.map.has(typeof item === "string" && item.charCodeAt(0) !== 0 ? item : hashOf(item, budget));
   }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
@@ -812,7 +819,7 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
   }
   if (container instanceof PyBytes && typeof item === "number") return container.bytes.includes(item);
   if (container instanceof PyDictView) {
-    if (container.kind === "keys") return container.dict.map.has(hashOf(item));
+    if (container.kind === "keys") return container.dict.map.has(hashOf(item, budget));
     const items = container.items();
     budget.step(items.length);
     return items.some((x) => equals(x, item));
@@ -906,7 +913,7 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
 
 function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
   if (container instanceof PyDict) {
-    const v = container.map.get(hashOf(key));
+    const v = container.map.get(hashOf(key, budget));
     if (v === undefined) throw new PyException(pyError("KeyError").type, [key]);
     return v;
   }
@@ -985,7 +992,7 @@ export function setItem(container: Value, key: Value, value: Value, budget: Budg
 
 function setItemInGeneral(container: Value, key: Value, value: Value, budget: Budget): void {
   if (container instanceof PyDict) {
-    if (!container.map.has(hashOf(key))) budget.alloc(storedSize(value) + 16);
+    if (!container.map.has(hashOf(key, budget))) budget.alloc(storedSize(value) + 16);
     container.set(key, value);
     return;
   }

@@ -116,12 +116,12 @@ function floatKey(x: number): HashKey {
   return x;
 }
 
-const KEY_TEXT_LIMIT = 1n << 65536n;
+const KEY_TEXT_LIMIT = 1n << 16384n;
 const KEY_TEXT_FLOOR = -KEY_TEXT_LIMIT;
 
 /**
  * A big int's key: its hex text (linear to build), as V8 hashes a BigInt Map key by its low 64
- * bits alone: {i << 64: 0 for i in range(32000)} took 12 s of collisions. Past 65536 bits the
+ * bits alone: {i << 64: 0 for i in range(32000)} took 12 s of collisions. Past 16384 bits the
  * int itself, whose collisions are few (each such key costs 256 steps to make) and cheap.
  */
 function bigKey(b: bigint): HashKey {

@@ -30,7 +30,7 @@ const limitInt = (n: number) => `Exceeds the limit (4300 digits) for integer str
 /** Scripts whose answer CPython gives at once: ours must be the same, and quick. */
 const ANSWERS: Record<string, string> = {
   "int() of 400,000 hex digits (linear, no digit limit)": "RESULT = int('f' * 400000, 16).bit_length()",
-  "int() of binary, octal, base-4 and base-32 text past 4300 digits": "RESULT = [int('1' * 50000, b).bit_length() for b in (2, 4, 8, 32)] + [int('0x' + '7' * 9000, 0) % 1000]",
+  "int() of binary, octal, base-4 and base-32 text past 4300 digits": "RESULT = [int('1' * 20000, b).bit_length() for b in (2, 4, 8, 32)] + [int('3' * 4321, 4) % 1000, int('v' * 4321, 32) % 1000, int('0x' + '7' * 9000, 0) % 1000]",
   // (CPython 3.11 builds 10 ** 10**9 for round(12345, -10**9), for minutes: its answer is 0, as here.)
   "round() of an int to a huge negative ndigits": "RESULT = [str(round(v, n)) for v, n in [(-12345, -10**5), (10**400, -400), (15 * 10**399, -400), (5 * 10**399, -400), (12345, 10**30), (25000, -4), (-15, -1)]]",
   "round() of a float to huge ndigits": "RESULT = [repr(round(1.5, 10**9)), repr(round(1.5, -10**9)), repr(round(-1.5, -10**30)), repr(round(1.5, 10**30))]",
@@ -59,6 +59,9 @@ const ERRORS: Record<string, [source: string, type: string, message: RegExp]> = 
   "math.comb() of 200,000 choose 100,000 is refused before it starts": ["import math\nx = math.comb(200000, 100000)", "ResourceLimitError", /^max_steps exceeded/],
   "negating a huge int in a loop runs out of steps": ["x = 1 << 20000000\nwhile True:\n    y = -x\n    z = ~x\n    w = abs(y)", "ResourceLimitError", /^max_steps exceeded/],
   "a decimal literal of 5000 digits is CPython's SyntaxError": [`x = 1\ny = ${"1".repeat(5000)}`, "SyntaxError", new RegExp(`^${escape(limitInt(5000))} - Consider hexadecimal for huge integer literals to avoid decimal conversion limits\\.$`)],
+  "int() of 400,000 base-32 digits is refused before it starts": ["x = int('v' * 400000, 32)", "ResourceLimitError", /^max_steps exceeded/],
+  "hex() of an 8M-bit int is refused before it starts": ["x = 1 << 8000000\ny = hex(x)", "ResourceLimitError", /^max_steps exceeded/],
+  "a 16,383-bit dict key pays for its key text on each use": ["x = 1 << 16383\nd = {}\nfor i in range(100000):\n    d[x] = i", "ResourceLimitError", /^max_steps exceeded/],
   "int() of 5000 decimal digits": ["int('1' * 5000)", "ValueError", new RegExp(`^${escape(limitInt(5000))}$`)],
   "str() of a 5001-digit int": ["str(10**5000)", "ValueError", new RegExp(`^${escape(LIMIT_STR)}$`)],
   "str() of a huge int": ["str(1 << 10**7)", "ValueError", new RegExp(`^${escape(LIMIT_STR)}$`)],
