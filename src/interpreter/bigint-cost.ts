@@ -54,14 +54,18 @@ export function words(bits: number): number {
   return Math.ceil(bits / 64);
 }
 
+// Up to 1024 bits (16 words), linear work is a few dozen nanoseconds: the step of the statement
+// or call that does it pays for it.
+const TINY_BITS = 1024;
+
 /** Linear work over `bits` (add, subtract, bitwise, shifts, copies): one step per word. */
 export function linearSteps(bits: number): number {
-  return words(bits);
+  return bits <= TINY_BITS ? 0 : words(bits);
 }
 
 /** Text of, or from, an int of `bits` in a power-of-two base (hex(), bin(), int(s, 16)): linear, 8 steps per word. */
 export function radixSteps(bits: number): number {
-  return 8 * words(bits);
+  return bits <= TINY_BITS ? 0 : 8 * words(bits);
 }
 
 /** Steps per word of the longer factor, when the shorter has `small` words. */
@@ -94,7 +98,7 @@ export function divSteps(aBits: number, bBits: number): number {
  */
 export function powSteps(base: bigint, resultBits: number): number {
   // Up to 1024 bits, a few words' work: the one step per 64 bits charged already pays for it.
-  if (resultBits <= 1024) return 0;
+  if (resultBits <= TINY_BITS) return 0;
   const magnitude = base < 0n ? -base : base;
   if ((magnitude & (magnitude - 1n)) === 0n) return linearSteps(resultBits);
   const half = resultBits / 2;
