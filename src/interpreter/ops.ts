@@ -1,6 +1,6 @@
 // Python's operators on sandbox values: arithmetic with exact ints, comparisons, containment,
 // indexing and slicing, iteration. Errors carry CPython's messages.
-import { bitLength, divSteps, intBits, linearOpSteps, linearSteps, mulSteps, powSteps } from "./bigint-cost.js";
+import { bitLength, divSteps, intBits, linearOpSteps, linearSteps, mulSteps, powSteps, sizeBits } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
@@ -90,8 +90,8 @@ function intMul(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   }
   const x = toBigInt(a);
   const y = toBigInt(b);
-  const xBits = bitLength(x);
-  const yBits = bitLength(y);
+  const xBits = sizeBits(x);
+  const yBits = sizeBits(y);
   budget.checkSize((xBits + yBits) / 8);
   budget.step(mulSteps(xBits, yBits));
   return normInt(x * y);
@@ -277,7 +277,7 @@ function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | 
   const n = toBigInt(b);
   if (n < 0n) throw pyError("ValueError", "negative shift count");
   // A number's bit length without building its hex text (i >> 1 in a loop stays cheap).
-  const bits = typeof a === "bigint" ? bitLength(a) : intBits(a);
+  const bits = typeof a === "bigint" ? sizeBits(a) : intBits(a);
   if (left) {
     budget.checkSize((bits + Number(n)) / 8);
     budget.step(linearSteps(bits + Number(n)));
