@@ -587,6 +587,14 @@ class Scanner {
         this.col(this.pos),
       );
     }
+    // CPython's limit on decimal int text (src/interpreter/int-text.ts), which reading is quadratic.
+    if (clean.length > 4300) {
+      throw this.error(
+        `Exceeds the limit (4300 digits) for integer string conversion: value has ${clean.length} digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits.`,
+        this.line,
+        this.col(start),
+      );
+    }
     this.push(T.Int, text, start, this.line, this.col(start), clean.length <= 15 ? smallInt(clean) : BigInt(clean));
   }
 

@@ -8,6 +8,9 @@ import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, 
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { cpLength } from "./strings.js";
+import { bitLength, divSteps, linearSteps, mulSteps, powSteps, radixSteps } from "./bigint-cost.js";
+import type { Budget } from "./budget.js";
+import { digitLimitError, digitsValue, MAX_STR_DIGITS } from "./int-text.js";
 import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
 import { maketrans } from "./methods/str.js";
 import {
@@ -122,21 +125,47 @@ function parseIntText(ctx: NativeContext, text: string, base: number): Value {
     s = s.slice(2);
     if (s.startsWith("_")) s = s.slice(1);
   } else if (b === 0) {
-    if (/^0+(_0+)*$/.test(s)) return 0;
+    if (/^0+(_0+)*$/.test(s)) {
+      const zeros = s.replace(/_/g, "").length;
+      if (zeros > MAX_STR_DIGITS) throw digitLimitError(zeros);
+      return 0;
+    }
     if (s.startsWith("0")) throw invalid();
     b = 10;
+  }
+  // CPython counts the run of digits before judging what follows it: '1' * 5000 + 'x' is over
+  // the limit, not an invalid literal.
+  if (s.length > MAX_STR_DIGITS && (b & (b - 1)) !== 0) {
+    const run = leadingDigits(s, b);
+    if (run > MAX_STR_DIGITS) throw digitLimitError(run);
   }
   if (s === "" || s.startsWith("_") || s.endsWith("_") || s.includes("__")) throw invalid();
   s = s.replace(/_/g, "");
   if (b === 10 && !INT_LITERAL.test(s)) throw invalid();
-  let value = 0n;
-  const big = BigInt(b);
-  for (const ch of s.toLowerCase()) {
-    const d = parseInt(ch, 36);
-    if (Number.isNaN(d) || d >= b) throw invalid();
-    value = value * big + BigInt(d);
+  s = s.toLowerCase();
+  if (b !== 10 && !digitsOfBase(b).test(s)) throw invalid();
+  const value = digitsValue(s, b, ctx.budget);
+  return normInt(sign < 0n ? -value : value);
+}
+
+/** How many digits of `base` (underscores between them aside) `s` starts with. */
+function leadingDigits(s: string, base: number): number {
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i) | 0x20;
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x7a ? c - 0x57 : -1;
+    if (d >= 0 && d < base) count++;
+    else if (s.charCodeAt(i) !== 0x5f) break;
   }
-  return normInt(sign * value);
+  return count;
+}
+
+const DIGITS_OF_BASE: RegExp[] = [];
+
+/** The lowercase digits of a base from 2 to 36, as one regular expression (a loop is 100 times slower). */
+function digitsOfBase(base: number): RegExp {
+  const top = base <= 10 ? `0-${base - 1}` : `0-9a-${String.fromCharCode(86 + base)}`;
+  return (DIGITS_OF_BASE[base] ??= new RegExp(`^[${top}]+$`));
 }
 
 const PLAIN_FLOAT = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
@@ -428,13 +457,20 @@ function roundFloat(x: number, digits: number): number {
 function round(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   // round(x) and round(x, n), the usual calls, take their arguments as they are, without bind().
   const [x, nd] = kwargs === null && (args.length === 1 || args.length === 2) ? [args[0], args[1]] : bind("round", { names: ["number", "ndigits"], required: 1 }, args, kwargs);
-  const digits = nd === undefined || nd === null ? null : intArg("round", nd);
+  // An ndigits past any int's or float's digits (a bigint) answers as the largest double does:
+  // the number unchanged, or rounded to 0 (CPython clips it for floats).
+  const digits = nd === undefined || nd === null ? null : typeof nd === "bigint" ? (nd > 0n ? 2 ** 53 : -(2 ** 53)) : intArg("round", nd);
   const v = x!;
   if (isInt(v) || typeof v === "boolean") {
     const i = typeof v === "boolean" ? (v ? 1 : 0) : v;
     if (digits === null || digits >= 0) return i;
-    const pow = 10n ** BigInt(-digits);
     const big = toBigInt(i);
+    // |i| < 10 ** (k - 1) rounds to 0: no need to build 10 ** k, which may not fit in memory.
+    const bits = bitLength(big);
+    const k = -digits;
+    if (k > Math.ceil(bits * Math.log10(2)) + 1) return 0;
+    ctx.budget.step(roundIntSteps(bits, Math.ceil(k * Math.log2(10))));
+    const pow = 10n ** BigInt(k);
     let q = big / pow;
     let r = big % pow;
     if (r < 0n) {
@@ -453,8 +489,12 @@ function round(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
     }
     return new PyFloat(roundFloat(v.v, digits));
   }
-  void ctx;
   throw pyError("TypeError", `type ${typeName(v)} doesn't define __round__ method`);
+}
+
+/** round(i, -k) of an int of `bits`, with 10 ** k of `powBits` (no bigger than i, give or take a digit). */
+function roundIntSteps(bits: number, powBits: number): number {
+  return powSteps(10n, powBits) + 2 * divSteps(bits, powBits) + mulSteps(Math.max(0, bits - powBits), powBits);
 }
 
 function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -468,22 +508,33 @@ function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   return total;
 }
 
-function absValue(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+function absValue(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("abs", kwargs);
   if (args.length !== 1) throw pyError("TypeError", `abs() takes exactly one argument (${args.length} given)`);
   const v = args[0]!;
   if (typeof v === "number") return Math.abs(v);
-  if (typeof v === "bigint") return v < 0n ? normInt(-v) : v;
+  if (typeof v === "bigint") {
+    if (v > 0n) return v;
+    ctx.budget.step(linearSteps(bitLength(v)));
+    return normInt(-v);
+  }
   if (typeof v === "boolean") return v ? 1 : 0;
   if (v instanceof PyFloat) return new PyFloat(Math.abs(v.v));
   throw pyError("TypeError", `bad operand type for abs(): '${typeName(v)}'`);
 }
 
-/** x such that a * x = 1 (mod m), for 0 <= a < m: pow(a, -1, m). */
-function modularInverse(a: bigint, m: bigint): bigint {
+/**
+ * x such that a * x = 1 (mod m), for 0 <= a < m: pow(a, -1, m). Extended Euclid: each step's
+ * division and multiply are charged before it (as math.gcd's are).
+ */
+function modularInverse(budget: Budget, a: bigint, m: bigint): bigint {
   let [r0, r1] = [a, m];
   let [x0, x1] = [1n, 0n];
   while (r1 !== 0n) {
+    if (!Number.isFinite(Number(r0)) || !Number.isFinite(Number(r1))) {
+      const bits = Math.max(bitLength(r0), bitLength(r1));
+      budget.step(2 * divSteps(bits, bits) + linearSteps(bits));
+    }
     const q = r0 / r1;
     [r0, r1] = [r1, r0 - q * r1];
     [x0, x1] = [x1, x0 - q * x1];
@@ -509,10 +560,14 @@ function pow(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   if (negative) m = -m;
   if (m === 1n) return 0;
   b = ((b % m) + m) % m;
+  // Charged before the work: each bit of the exponent squares and maybe multiplies, modulo m.
+  const mBits = bitLength(m);
+  const perBit = 2 * (mulSteps(mBits, mBits) + divSteps(2 * mBits, mBits));
   if (e < 0n) {
-    b = modularInverse(b, m);
+    b = modularInverse(ctx.budget, b, m);
     e = -e;
   }
+  ctx.budget.step(bitLength(e) * perBit);
   let result = 1n;
   while (e > 0n) {
     ctx.budget.step(1);
@@ -525,12 +580,16 @@ function pow(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
 }
 
 function radix(name: string, prefix: string, base: number): NativeFn {
-  return (_ctx, args, kwargs) => {
+  return (ctx, args, kwargs) => {
     noKwargs(name, kwargs);
     if (args.length !== 1) throw pyError("TypeError", `${name}() takes exactly one argument (${args.length} given)`);
     const v = args[0]!;
     if (!isInt(v) && typeof v !== "boolean") throw pyError("TypeError", `'${typeName(v)}' object cannot be interpreted as an integer`);
     const b = toBigInt(v);
+    // Linear in the digits for these bases (CPython does not limit them).
+    const bits = bitLength(b);
+    ctx.budget.checkSize((2 * bits) / Math.log2(base));
+    ctx.budget.step(radixSteps(bits));
     return (b < 0n ? "-" : "") + prefix + (b < 0n ? -b : b).toString(base);
   };
 }
@@ -711,13 +770,21 @@ function iter(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
   return iterator(iterate(args[0]!), `${typeName(args[0]!)}_iterator`);
 }
 
-function hashBuiltin(_ctx: NativeContext, args: Value[]): Value {
+function hashBuiltin(ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", `hash() takes exactly one argument (${args.length} given)`);
-  const k = hashOf(args[0]!);
+  const v = args[0]!;
+  const k = hashOf(v);
   if (typeof k === "number") return Number.isInteger(k) ? k : Math.trunc(k * 2 ** 20) | 0;
-  if (typeof k === "bigint") return normInt(k % 2305843009213693951n);
+  // A big int (or an integral float past 2**53) hashes as CPython's int: modulo 2**61 - 1.
+  const big = typeof v === "bigint" ? v : v instanceof PyFloat && Number.isInteger(v.v) ? BigInt(v.v) : null;
+  if (big !== null) {
+    // A division by a one-word number: linear in the int, but slow per word.
+    ctx.budget.step(divSteps(bitLength(big), 61));
+    return normInt(big % 2305843009213693951n);
+  }
+  const text = String(k);
   let h = 2166136261;
-  for (let i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h | 0;
 }
 

@@ -695,8 +695,8 @@ class Generator {
         const v = this.expr(e.operand, scope);
         const t = this.temp();
         if (e.op === "not") this.step(`${t} = !${this.truth(v)};`);
-        else if (e.op === "-") this.step(`${t} = typeof ${v} === "number" && ${v} !== 0 ? -${v} : unary("-", ${v});`);
-        else this.step(`${t} = unary(${JSON.stringify(e.op)}, ${v});`);
+        else if (e.op === "-") this.step(`${t} = typeof ${v} === "number" && ${v} !== 0 ? -${v} : unary("-", ${v}, rt.budget);`);
+        else this.step(`${t} = unary(${JSON.stringify(e.op)}, ${v}, rt.budget);`);
         return t;
       }
       case "BoolOp": {

@@ -1045,7 +1045,7 @@ class Compiler implements ClosureCompiler {
           return (f) => then(operand(f), not);
         }
         const op = e.op;
-        const apply = (v: Value): Value => unary(op, v);
+        const apply = (v: Value): Value => unary(op, v, rt.budget);
         return (f) => then(operand(f), apply);
       }
       case "BoolOp": {

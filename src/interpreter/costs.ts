@@ -1,6 +1,8 @@
 // What every built-in function, method and module function charges to the budget (SPEC §2).
 // The interpreter itself charges one step per statement, loop iteration and call; natives charge
-// in proportion to their work. A test checks this table against the registries in both
+// in proportion to their work. Operators on big ints charge by their operands' sizes, as
+// bigint-cost.ts models them (one step is about 10 ns of V8's work); comparisons of ints are
+// memcmp-fast and uncharged. A test checks this table against the registries in both
 // directions, and runs each `probe` at two sizes to see that the steps grow with the work.
 
 export interface Cost {
@@ -51,21 +53,21 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   any: perItem((n) => `x = [0] * ${n}`, "any(x)"),
   all: perItem((n) => `x = [1] * ${n}`, "all(x)"),
   abs: constant,
-  round: constant,
+  round: { model: "constant for floats; for an int and ndigits -k, 0 at once when 10**k exceeds it, else the work of 10**k, two divisions and a multiply (bigint-cost.ts)" },
   isinstance: constant,
   repr: perReprChar(list, "repr(x)"),
   ascii: perReprChar(list, "ascii(x)"),
   format: perChar((n) => `n = ${n}`, "format(1, '>' + str(n * 10))"),
   map: perItem(list, "list(map(abs, x))"),
   filter: perItem(list, "list(filter(None, x))"),
-  divmod: constant,
-  pow: { model: "one step per 64 bits of the result; size checked first", probe: (n) => [`n = ${n}`, "pow(3, n * 10)"] },
+  divmod: { model: "those of // and %: for big ints, by the sizes of the quotient and divisor (bigint-cost.ts divSteps)" },
+  pow: { model: "one step per 64 bits of the result and the squarings' work (bigint-cost.ts powSteps); size checked first. With a modulus m: per bit of the exponent, two multiplies and divisions of m's size", probe: (n) => [`n = ${n}`, "pow(3, n * 10)"] },
   chr: constant,
   ord: constant,
-  hex: constant,
-  oct: constant,
-  bin: constant,
-  hash: constant,
+  hex: { model: "8 steps per 64 bits of the int: linear, and not limited to 4300 digits", probe: (n) => [`x = 7 ** (${n} * 20)`, "hex(x)"] },
+  oct: { model: "8 steps per 64 bits of the int: linear, and not limited to 4300 digits", probe: (n) => [`x = 7 ** (${n} * 20)`, "oct(x)"] },
+  bin: { model: "8 steps per 64 bits of the int: linear, and not limited to 4300 digits", probe: (n) => [`x = 7 ** (${n} * 20)`, "bin(x)"] },
+  hash: { model: "constant, except for a big int: a division by a one-word number (bigint-cost.ts divSteps)", probe: (n) => [`x = 7 ** (${n} * 20)`, "hash(x)"] },
   getattr: constant,
   hasattr: constant,
   iter: constant,
@@ -73,8 +75,12 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   callable: constant,
   fail: constant,
   // Types, called as constructors.
-  int: perChar((n) => `s = '7' * ${n}`, "int(s)"),
+  int: {
+    model: "one step per 16 characters scanned; bases 2, 4, 8, 16, 32 then read in linear time, others (decimal) refuse more than 4300 digits and charge 2·w² steps for w 64-bit words (int-text.ts)",
+    probe: (n) => [`s = '7' * ${n}`, "int(s, 16)"],
+  },
   float: constant,
+  // A big int's decimal text is quadratic: 2·w² steps for w 64-bit words, up to 4300 digits (int-text.ts).
   str: perReprChar(list, "str(x)"),
   bool: constant,
   list: perItem((n) => `r = range(${n})`, "list(r)"),
@@ -190,7 +196,7 @@ export const METHOD_COSTS: Record<string, Cost> = {
   "set.difference_update": perItem(set, "x.difference_update(y)"),
   "set.symmetric_difference_update": perItem(set, "x.symmetric_difference_update(y)"),
   // numbers and bytes
-  "int.bit_length": constant,
+  "int.bit_length": { model: "constant below 1000 bits; above, a binary search over shifts, charged as the int's creation was" },
   "int.conjugate": constant,
   "float.is_integer": constant,
   "float.as_integer_ratio": constant,
@@ -209,12 +215,12 @@ export const MODULE_COSTS: Record<string, Cost> = {
   },
   "json.loads": perChar((n) => `import json\ns = '[' + ','.join(['1'] * ${n}) + ']'`, "json.loads(s)"),
   ...Object.fromEntries(mathConstant.split(" ").map((f) => [`math.${f}`, constant])),
-  "math.gcd": perItem(nums, "math.gcd(*x)"),
-  "math.lcm": { model: "one step per argument and per 64 bits of the result", probe: (n) => [nums(n), "math.lcm(*x[:n // 10]) if (n := len(x)) else 0"] },
-  "math.isqrt": { model: "one step per 64 bits of the argument", probe: (n) => [`import math\nv = 7 ** ${n}`, "math.isqrt(v)"] },
-  "math.factorial": { model: "one step per factor, the result's size checked first", probe: (n) => [`import math\nn = ${n}`, "math.factorial(n)"] },
-  "math.comb": { model: "one step per factor, the result's size checked first", probe: (n) => [`import math\nn = ${n}`, "math.comb(2 * n, n)"] },
-  "math.perm": { model: "one step per factor, the result's size checked first", probe: (n) => [`import math\nn = ${n}`, "math.perm(n)"] },
+  "math.gcd": { model: "one step per argument; for big ints, each of Euclid's divisions charged before it (bigint-cost.ts divSteps)", probe: (n) => [nums(n), "math.gcd(*x)"] },
+  "math.lcm": { model: "one step per argument, gcd's divisions, then a division and a multiply (bigint-cost.ts); the result's size checked first", probe: (n) => [nums(n), "math.lcm(*x[:n // 10]) if (n := len(x)) else 0"] },
+  "math.isqrt": { model: "Newton's divisions of the whole number, about log2(bits / 26) + 2 of them (bigint-cost.ts isqrtSteps)", probe: (n) => [`import math\nv = 7 ** ${n}`, "math.isqrt(v)"] },
+  "math.factorial": { model: "two steps per factor and the product tree's multiplies (bigint-cost.ts productSteps), the result's size checked next", probe: (n) => [`import math\nn = ${n}`, "math.factorial(n)"] },
+  "math.comb": { model: "two products (bigint-cost.ts productSteps) and their division, the result's size checked", probe: (n) => [`import math\nn = ${n}`, "math.comb(2 * n, n)"] },
+  "math.perm": { model: "two steps per factor and the product tree's multiplies (bigint-cost.ts productSteps), the result's size checked next", probe: (n) => [`import math\nn = ${n}`, "math.perm(n)"] },
   "math.prod": perItem(nums, "math.prod(x)"),
   "math.fsum": perItem(nums, "math.fsum(x)"),
   "math.hypot": perItem(nums, "math.hypot(*x)"),

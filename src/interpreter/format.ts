@@ -9,6 +9,8 @@
 import { EXC, PyException, pyError } from "./errors.js";
 import type { Kwargs, NativeContext } from "./native.js";
 import { ascii, floatRepr, repr, str, textCharge } from "./repr.js";
+import { intBits, radixSteps } from "./bigint-cost.js";
+import { decimalText } from "./int-text.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyRange, PyTuple, typeName, type Value } from "./values.js";
 
 // ------------------------------------------------------------------ format(value, spec)
@@ -301,8 +303,13 @@ function formatInt(ctx: NativeContext, value: number | bigint | boolean, spec: S
   if (base === 0) return formatChar(ctx, n, spec);
   const negative = n < 0;
   const magnitude = negative ? -n : n;
-  // String() is the quicker spelling of toString(10).
-  let digits = base === 10 ? String(magnitude) : magnitude.toString(base);
+  // Decimal digits under CPython's limit; the power-of-two bases are linear, and not limited.
+  let digits: string;
+  if (base === 10) digits = decimalText(magnitude, (n) => ctx.budget.step(n));
+  else {
+    ctx.budget.step(radixSteps(intBits(magnitude)));
+    digits = magnitude.toString(base);
+  }
   let prefix = spec.alternate && base !== 10 ? (base === 2 ? "0b" : base === 8 ? "0o" : "0x") : "";
   if (type === "X") {
     digits = digits.toUpperCase();
@@ -325,9 +332,11 @@ function formatChar(ctx: NativeContext, n: number | bigint, spec: Spec): string 
   return padNumber(ctx, spec, "", ch, codePointLength(ch));
 }
 
-function intDigits(n: number | bigint, base: number): { negative: boolean; digits: string } {
+function intDigits(ctx: NativeContext, n: number | bigint, base: number): { negative: boolean; digits: string } {
   const negative = n < 0;
   const magnitude = typeof n === "bigint" ? (negative ? -n : n) : Math.abs(n);
+  if (base === 10) return { negative, digits: decimalText(magnitude, (n) => ctx.budget.step(n)) };
+  ctx.budget.step(radixSteps(intBits(magnitude)));
   return { negative, digits: magnitude.toString(base) };
 }
 
@@ -1017,7 +1026,7 @@ function percentInt(ctx: NativeContext, v: Value, ch: string, flags: number, pre
     throw pyError("TypeError", `%${ch} format: ${what}, not ${typeName(v)}`);
   }
   const base = ch === "o" ? 8 : needsIndex ? 16 : 10;
-  const { negative, digits } = intDigits(n, base);
+  const { negative, digits } = intDigits(ctx, n, base);
   const prefix = (flags & F_ALT) !== 0 && needsIndex ? (base === 8 ? "0o" : "0x") : "";
   let zeros = "";
   if (precision > digits.length) {

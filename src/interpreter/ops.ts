@@ -1,5 +1,6 @@
 // Python's operators on sandbox values: arithmetic with exact ints, comparisons, containment,
 // indexing and slicing, iteration. Errors carry CPython's messages.
+import { bitLength, divSteps, intBits, linearOpSteps, linearSteps, mulSteps, powSteps, sizeBits } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
@@ -52,20 +53,34 @@ function toFloat(v: Value): number | null {
 
 const SMALL = 2 ** 31;
 
-function intAdd(a: IntLike, b: IntLike): number | bigint {
+function intAdd(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
     const r = a + b;
     return Number.isSafeInteger(r) ? r : normInt(BigInt(a) + BigInt(b));
   }
-  return normInt(toBigInt(a) + toBigInt(b));
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  budget.step(linearOpSteps(x, y));
+  return normInt(x + y);
 }
 
-function intSub(a: IntLike, b: IntLike): number | bigint {
+function intSub(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
     const r = a - b;
     return Number.isSafeInteger(r) ? r : normInt(BigInt(a) - BigInt(b));
   }
-  return normInt(toBigInt(a) - toBigInt(b));
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  budget.step(linearOpSteps(x, y));
+  return normInt(x - y);
+}
+
+/** a & b, a | b, a ^ b of ints at least one of which is beyond 32 bits. */
+function bitwise(op: "&" | "|" | "^", a: IntLike, b: IntLike, budget: Budget): number | bigint {
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  budget.step(linearOpSteps(x, y));
+  return normInt(op === "&" ? x & y : op === "|" ? x | y : x ^ y);
 }
 
 function intMul(a: IntLike, b: IntLike, budget: Budget): number | bigint {
@@ -76,19 +91,20 @@ function intMul(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   }
   const x = toBigInt(a);
   const y = toBigInt(b);
-  budget.checkSize((bitLength(x) + bitLength(y)) / 8);
+  const xBits = sizeBits(x);
+  const yBits = sizeBits(y);
+  budget.checkSize((xBits + yBits) / 8);
+  budget.step(mulSteps(xBits, yBits));
   return normInt(x * y);
 }
 
-/** The exact bit length of x (0 for 0). */
-function bitLength(x: bigint): number {
-  if (x < 0n) x = -x;
-  if (x === 0n) return 0;
-  const hex = x.toString(16);
-  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0]!, 16)));
+/** Charges a // b or a % b of ints, by their sizes, before it is computed. */
+function chargeDivision(x: bigint, y: bigint, budget: Budget): void {
+  if (Number.isFinite(Number(x))) return;
+  budget.step(divSteps(bitLength(x), bitLength(y)));
 }
 
-function floorDivInt(a: IntLike, b: IntLike): number | bigint {
+function floorDivInt(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   if (typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL) {
     if (b === 0) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
     // + 0 turns JS's -0 (from 0 / -1) into the int 0.
@@ -97,12 +113,13 @@ function floorDivInt(a: IntLike, b: IntLike): number | bigint {
   const x = toBigInt(a);
   const y = toBigInt(b);
   if (y === 0n) throw pyError("ZeroDivisionError", "integer division or modulo by zero");
+  chargeDivision(x, y, budget);
   let q = x / y;
   if ((x % y !== 0n) && ((x < 0n) !== (y < 0n))) q -= 1n;
   return normInt(q);
 }
 
-function modInt(a: IntLike, b: IntLike): number | bigint {
+function modInt(a: IntLike, b: IntLike, budget: Budget): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
     if (b === 0) throw pyError("ZeroDivisionError", "integer modulo by zero");
     const r = a % b;
@@ -111,6 +128,7 @@ function modInt(a: IntLike, b: IntLike): number | bigint {
   const x = toBigInt(a);
   const y = toBigInt(b);
   if (y === 0n) throw pyError("ZeroDivisionError", "integer modulo by zero");
+  chargeDivision(x, y, budget);
   const r = x % y;
   return normInt(r !== 0n && r < 0n !== y < 0n ? r + y : r);
 }
@@ -148,7 +166,7 @@ function intPow(a: IntLike, b: IntLike, budget: Budget): Value {
     if (a === -1) return b % 2 === 0 ? 1 : -1;
     const bits = b * (32 - Math.clz32(Math.abs(a)));
     budget.checkSize(bits / 8);
-    budget.step(Math.ceil(bits / 64));
+    budget.step(Math.ceil(bits / 64) + powSteps(BigInt(a), bits));
     const r = Math.pow(a, b);
     if (Number.isSafeInteger(r)) return r;
     return normInt(BigInt(a) ** BigInt(b));
@@ -162,10 +180,10 @@ function intPow(a: IntLike, b: IntLike, budget: Budget): Value {
   }
   if (base === 0n || base === 1n) return exp === 0n ? 1 : Number(base);
   if (base === -1n) return exp % 2n === 0n ? 1 : -1;
-  // Charge the result's size before computing it: 2 ** 10**9 fails here, instantly.
+  // Charge the result's size and the work before computing it: 2 ** 10**9 fails here, instantly.
   const bits = Number(exp) * bitLength(base);
   budget.checkSize(bits / 8);
-  budget.step(Math.ceil(bits / 64));
+  budget.step(Math.ceil(bits / 64) + powSteps(base, bits));
   if (typeof a === "number" && typeof b === "number") {
     const r = Math.pow(a, b);
     if (Number.isSafeInteger(r)) return r;
@@ -259,10 +277,14 @@ function shift(a: IntLike, b: IntLike, left: boolean, budget: Budget): number | 
   const x = toBigInt(a);
   const n = toBigInt(b);
   if (n < 0n) throw pyError("ValueError", "negative shift count");
+  // A number's bit length without building its hex text (i >> 1 in a loop stays cheap).
+  const bits = typeof a === "bigint" ? sizeBits(a) : intBits(a);
   if (left) {
-    budget.checkSize((bitLength(x) + Number(n)) / 8);
+    budget.checkSize((bits + Number(n)) / 8);
+    budget.step(linearSteps(bits + Number(n)));
     return normInt(x << n);
   }
+  budget.step(linearSteps(Math.max(0, bits - Number(n))));
   return normInt(x >> n);
 }
 
@@ -315,20 +337,20 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
   if (isIntLike(a) && isIntLike(b)) {
     switch (op) {
       case "+":
-        return intAdd(a, b);
+        return intAdd(a, b, budget);
       case "-":
-        return intSub(a, b);
+        return intSub(a, b, budget);
       case "*":
         return intMul(a, b, budget);
       case "/": {
         if ((typeof b === "boolean" ? b : b !== 0 && b !== 0n) === false) throw pyError("ZeroDivisionError", "division by zero");
-        if (typeof a === "bigint" || typeof b === "bigint") return new PyFloat(bigTrueDiv(toBigInt(a), toBigInt(b)));
+        if (typeof a === "bigint" || typeof b === "bigint") return new PyFloat(bigTrueDiv(toBigInt(a), toBigInt(b), budget));
         return new PyFloat(asNumber(a) / asNumber(b));
       }
       case "//":
-        return floorDivInt(a, b);
+        return floorDivInt(a, b, budget);
       case "%":
-        return modInt(a, b);
+        return modInt(a, b, budget);
       case "**":
         return intPow(a, b, budget);
       case "<<":
@@ -337,13 +359,13 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
         return shift(a, b, false, budget);
       case "&":
         if (typeof a === "boolean" && typeof b === "boolean") return a && b;
-        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a & b : normInt(toBigInt(a) & toBigInt(b));
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a & b : bitwise("&", a, b, budget);
       case "|":
         if (typeof a === "boolean" && typeof b === "boolean") return a || b;
-        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a | b : normInt(toBigInt(a) | toBigInt(b));
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a | b : bitwise("|", a, b, budget);
       case "^":
         if (typeof a === "boolean" && typeof b === "boolean") return a !== b;
-        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a ^ b : normInt(toBigInt(a) ^ toBigInt(b));
+        return typeof a === "number" && typeof b === "number" && Math.abs(a) < SMALL && Math.abs(b) < SMALL ? a ^ b : bitwise("^", a, b, budget);
     }
     throw unsupported(op, a, b);
   }
@@ -374,8 +396,13 @@ export function binary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?
 }
 
 /** True division of ints, correctly rounded as CPython's is. */
-function bigTrueDiv(x: bigint, y: bigint): number {
+function bigTrueDiv(x: bigint, y: bigint, budget: Budget): number {
   if (x === 0n) return y < 0n ? -0 : 0;
+  // ratioToFloat divides x, scaled to 58 bits more than y, by y: a short quotient, a long divisor.
+  if (!Number.isFinite(Number(x)) || !Number.isFinite(Number(y))) {
+    const yBits = bitLength(y);
+    budget.step(divSteps(yBits + 58, yBits) + linearSteps(bitLength(x)));
+  }
   const r = y < 0n ? ratioToFloat(-x, -y) : ratioToFloat(x, y);
   if (!Number.isFinite(r)) throw pyError("OverflowError", "integer division result too large for a float");
   return r;
@@ -533,14 +560,19 @@ function setOperation(op: BinaryOp, a: PySet, b: PySet, budget: Budget): PySet |
 
 // ------------------------------------------------------------------ unary operators
 
-export function unary(op: "-" | "+" | "~", v: Value): Value {
+/** Python's `-v`, `+v`, `~v`; `budget` pays for the copy of a big int (linear in its size). */
+export function unary(op: "-" | "+" | "~", v: Value, budget: Budget): Value {
   if (typeof v === "number") {
     if (op === "-") return v === 0 ? 0 : -v;
     if (op === "+") return v;
     return Math.abs(v) < SMALL ? ~v : normInt(~BigInt(v));
   }
-  if (typeof v === "boolean") return unary(op, v ? 1 : 0);
-  if (typeof v === "bigint") return normInt(op === "-" ? -v : op === "+" ? v : ~v);
+  if (typeof v === "boolean") return unary(op, v ? 1 : 0, budget);
+  if (typeof v === "bigint") {
+    if (op === "+") return v;
+    budget.step(linearOpSteps(v, 0n));
+    return normInt(op === "-" ? -v : ~v);
+  }
   if (v instanceof PyFloat && op !== "~") return op === "-" ? new PyFloat(-v.v) : v;
   const name = op === "-" ? "unary -" : op === "+" ? "unary +" : "unary ~";
   throw pyError("TypeError", `bad operand type for ${name}: '${typeName(v)}'`);
@@ -745,9 +777,16 @@ function cmpIntTuples(x: readonly Value[], y: readonly Value[], budget: Budget):
 
 // ------------------------------------------------------------------ containment, length, hashing
 
-export function hashOf(v: Value) {
+/**
+ * The HashKey of v, or CPython's TypeError. With `budget`, a big int past 1024 bits pays for its
+ * key's hex text (values.ts bigKey), built on each use: 8 steps per word, after the (at most
+ * 256-word) work.
+ */
+export function hashOf(v: Value, budget?: Budget) {
   try {
-    return hashKey(v);
+    const k = hashKey(v);
+    if (budget !== undefined && typeof v === "bigint" && typeof k === "string" && k.length > 258) budget.step(k.length >> 1);
+    return k;
   } catch (e) {
     if (e instanceof UnhashableError) throw pyError("TypeError", `unhashable type: '${e.typeName}'`);
     throw e;
@@ -765,7 +804,7 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
   }
   if (container instanceof PyDict || container instanceof PySet) {
     // A str not starting with NUL is its own HashKey (hashKey in values.ts).
-    return container.map.has(typeof item === "string" && isOwnKey(item) ? item : hashOf(item));
+    return container.map.has(typeof item === "string" && isOwnKey(item) ? item : hashOf(item, budget));
   }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
@@ -786,7 +825,7 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
   }
   if (container instanceof PyBytes && typeof item === "number") return container.bytes.includes(item);
   if (container instanceof PyDictView) {
-    if (container.kind === "keys") return container.dict.map.has(hashOf(item));
+    if (container.kind === "keys") return container.dict.map.has(hashOf(item, budget));
     const items = container.items();
     budget.step(items.length);
     return items.some((x) => equals(x, item));
@@ -880,7 +919,7 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
 
 function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
   if (container instanceof PyDict) {
-    const v = container.map.get(hashOf(key));
+    const v = container.map.get(hashOf(key, budget));
     if (v === undefined) throw new PyException(pyError("KeyError").type, [key]);
     return v;
   }
@@ -959,7 +998,7 @@ export function setItem(container: Value, key: Value, value: Value, budget: Budg
 
 function setItemInGeneral(container: Value, key: Value, value: Value, budget: Budget): void {
   if (container instanceof PyDict) {
-    if (!container.map.has(hashOf(key))) budget.alloc(storedSize(value) + 16);
+    if (!container.map.has(hashOf(key, budget))) budget.alloc(storedSize(value) + 16);
     container.set(key, value);
     return;
   }

@@ -1,6 +1,7 @@
 // repr() and str() of every value, with CPython's spelling: float repr, string quoting and
 // escapes, container brackets, and "[...]" for a container that contains itself.
 import type { Budget } from "./budget.js";
+import { decimalText } from "./int-text.js";
 import { PyBytes, PyDict, PyFloat, PyList, PyObject, PyRange, PySet, PyTuple, type Value } from "./values.js";
 
 /** Objects that know their own repr (functions, modules, exceptions...). */
@@ -310,7 +311,7 @@ export function bytesRepr(b: Uint8Array, charge?: Charge, builtBefore = 0): stri
 /** repr(v), charging `charge` (when given) for the text as it is built. */
 export function repr(v: Value, charge?: Charge): string {
   if (typeof v === "string") return strRepr(v, charge);
-  const scalar = scalarRepr(v);
+  const scalar = scalarRepr(v, charge);
   if (scalar !== undefined) {
     charge?.(scalar.length + 1, scalar.length);
     return scalar;
@@ -321,7 +322,7 @@ export function repr(v: Value, charge?: Charge): string {
 /** str(v): like repr except for strings themselves and objects with their own str. */
 export function str(v: Value, charge?: Charge): string {
   if (typeof v === "string") return v;
-  const scalar = scalarRepr(v);
+  const scalar = scalarRepr(v, charge);
   if (scalar !== undefined) {
     charge?.(scalar.length + 1, scalar.length);
     return scalar;
@@ -340,12 +341,14 @@ export function ascii(v: Value, charge?: Charge): string {
 }
 
 /** The repr of a value that is neither a str nor contains anything (no Printer needed). */
-function scalarRepr(v: Value): string | undefined {
+function scalarRepr(v: Value, charge?: Charge): string | undefined {
   switch (typeof v) {
     case "number":
       return String(v);
     case "bigint":
-      return v.toString();
+      // Quadratic work, and a ValueError past 4300 digits, as in CPython.
+      // The conversion's steps, as units of text work (its memory is charged with the text).
+      return charge === undefined ? decimalText(v) : decimalText(v, (steps) => charge(steps << TEXT_SHIFT, 0));
     case "boolean":
       return v ? "True" : "False";
   }
@@ -386,7 +389,7 @@ class Printer {
   }
 
   private reprInner(v: Value): string {
-    if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v as Exclude<Value, string>)!;
+    if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v as Exclude<Value, string>, this.charge)!;
     if (v instanceof PyList) return this.container(v, "[", "]", () => v.items.map((x) => this.repr(x)));
     if (v instanceof PyTuple) {
       if (v.items.length === 1) return this.container(v, "(", ",)", () => [this.repr(v.items[0]!)]);

@@ -236,7 +236,7 @@ export class Runtime implements NativeContext {
   }
 
   hash(v: Value): void {
-    hashOf(v);
+    hashOf(v, this.budget);
   }
 
   toList(v: Value): Value[] {

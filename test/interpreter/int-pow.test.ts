@@ -23,11 +23,13 @@ describe("int ** int", () => {
     await expectResultAsCPython(SCRIPT);
   });
 
-  it("charges a step per 64 bits of the result, on the shortcut as on the general path", async () => {
+  it("charges a step per 64 bits of the result and the squarings' work, on the shortcut as on the general path", async () => {
     const steps = async (source: string) => (await execute(source)).stats.steps;
-    // 3 has 2 bits: 3 ** 4000 is charged ceil(8000 / 64) = 125 steps, 3 ** 0 none.
-    expect((await steps("x = 3 ** 4000")) - (await steps("x = 3 ** 0"))).toBe(125);
-    // 2 ** 40 is above 2^31, on the general path: 41 bits × 100 = 4100 bits, 65 steps.
-    expect((await steps("x = (2 ** 40) ** 100")) - (await steps("x = (2 ** 40) ** 0"))).toBe(65);
+    // 3 has 2 bits: 3 ** 4000 has 8000, ceil(8000 / 64) = 125 steps, plus bigint-cost.ts's
+    // powSteps: two squarings of 63 words (2 × 1118), one multiply by 3 (281), a linear pass (125).
+    expect((await steps("x = 3 ** 4000")) - (await steps("x = 3 ** 0"))).toBe(125 + 2236 + 281 + 125);
+    // 2 ** 40 is above 2^31, on the general path: 41 bits × 100 = 4100 bits, 65 steps; a power
+    // of two is a shift, linear: 65 words, 65 steps.
+    expect((await steps("x = (2 ** 40) ** 100")) - (await steps("x = (2 ** 40) ** 0"))).toBe(65 + 65);
   });
 });

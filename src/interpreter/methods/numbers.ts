@@ -1,4 +1,5 @@
 // Methods of int, float and bytes that scripts use.
+import { intBits } from "../bigint-cost.js";
 import { pyError } from "../errors.js";
 import { type NativeMethod, noKwargs } from "../native.js";
 import { floatRatio, PyBytes, PyFloat, PyTuple, normInt, type Value } from "../values.js";
@@ -7,9 +8,7 @@ export const INT_METHODS: Record<string, NativeMethod<number | bigint | boolean>
   bit_length(_ctx, self, args, kwargs) {
     noKwargs("int.bit_length", kwargs);
     if (args.length) throw pyError("TypeError", `int.bit_length() takes no arguments (${args.length} given)`);
-    const v = typeof self === "boolean" ? (self ? 1n : 0n) : BigInt(self);
-    const abs = v < 0n ? -v : v;
-    return abs === 0n ? 0 : abs.toString(2).length;
+    return intBits(self);
   },
   conjugate(_ctx, self) {
     return typeof self === "boolean" ? (self ? 1 : 0) : self;

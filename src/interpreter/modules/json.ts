@@ -11,13 +11,11 @@ import { compare } from "../ops.js";
 import { floatRepr } from "../repr.js";
 import { toCpIndex } from "../strings.js";
 import { normInt, PyBytes, PyDict, PyFloat, PyList, PyTuple, truthy, typeName, type Value } from "../values.js";
+import { decimalSteps } from "../bigint-cost.js";
+import { decimalText, digitLimitError, MAX_STR_DIGITS } from "../int-text.js";
 
 /** Nesting deeper than this raises RecursionError, near where CPython's recursion limit stops it. */
 const MAX_DEPTH = 1000;
-
-/** CPython refuses int <-> str conversions of more digits than this (sys.int_max_str_digits). */
-const MAX_INT_DIGITS = 4300;
-let intDigitLimit: bigint | null = null;
 
 const CHARS_PER_STEP = 16;
 /** What dumps charges for its output: about the cost of writing it piece by piece (~10-20 ns a step). */
@@ -59,16 +57,7 @@ function refuseCls(fnName: string, opts: Map<string, Value>): void {
 }
 
 function intRepr(n: number | bigint): string {
-  if (typeof n === "bigint") {
-    intDigitLimit ??= 10n ** BigInt(MAX_INT_DIGITS);
-    if (n >= intDigitLimit || n <= -intDigitLimit) {
-      throw pyError(
-        "ValueError",
-        `Exceeds the limit (${MAX_INT_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit`,
-      );
-    }
-  }
-  return n.toString();
+  return decimalText(n);
 }
 
 // ------------------------------------------------------------------ dumps
@@ -625,12 +614,8 @@ class Decoder {
     if (isFloat) return [this.o.parseFloat === null ? new PyFloat(Number(text)) : this.ctx.call(this.o.parseFloat, [text]), i];
     if (this.o.parseInt !== null) return [this.ctx.call(this.o.parseInt, [text]), i];
     const digits = text.length - (text.charCodeAt(0) === 0x2d ? 1 : 0);
-    if (digits > MAX_INT_DIGITS) {
-      throw pyError(
-        "ValueError",
-        `Exceeds the limit (${MAX_INT_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
-      );
-    }
+    if (digits > MAX_STR_DIGITS) throw digitLimitError(digits);
+    if (digits > 15) this.ctx.budget.step(decimalSteps(digits * Math.log2(10)));
     return [digits <= 15 ? Number(text) + 0 : normInt(BigInt(text)), i];
   }
 

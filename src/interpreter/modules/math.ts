@@ -9,6 +9,7 @@
 // those. log2, log10, log1p, expm1, tanh and atanh use JS Math, which agrees with glibc almost
 // always; erf and erfc are correctly rounded, which glibc's are not always; cbrt uses JS Math and
 // may differ from glibc by a few ulps.
+import { bitLength, divSteps, isqrtSteps, mulSteps, productSteps } from "../bigint-cost.js";
 import { pyError } from "../errors.js";
 import type { NativeContext, NativeFn, Kwargs } from "../native.js";
 import { binary } from "../ops.js";
@@ -187,12 +188,6 @@ function nextafter(x: number, y: number): number {
   return fromBits((y > x) === (x > 0) ? b + 1n : b - 1n);
 }
 
-function bitLength(n: bigint): number {
-  if (n < 0n) n = -n;
-  if (n === 0n) return 0;
-  const hex = n.toString(16);
-  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0]!, 16)));
-}
 
 /**
  * The double nearest to n * 2**e (n >= 0), ties to even; `sticky` says the true value is a little
@@ -1066,8 +1061,15 @@ const mathLog: NativeFn = (_ctx, args, kwargs) => {
 
 // ------------------------------------------------------------------ integer functions
 
-function gcd2(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
+/**
+ * Euclid's algorithm, each division charged before it is done: the steps are few when the ints
+ * share a big factor, and many (quadratic in all) for unrelated ones.
+ */
+function gcd2(ctx: NativeContext, a: bigint, b: bigint): bigint {
+  while (b !== 0n) {
+    if (!Number.isFinite(Number(a))) ctx.budget.step(divSteps(bitLength(a), bitLength(b)));
+    [a, b] = [b, a % b];
+  }
   return a < 0n ? -a : a;
 }
 
@@ -1078,25 +1080,20 @@ function gcdNumbers(a: number, b: number): number {
   return a;
 }
 
-/** Euclid's algorithm on big ints takes time quadratic in their length: charge it so. */
-function chargeEuclid(ctx: NativeContext, a: bigint, b: bigint): void {
-  const words = Math.ceil(Math.max(bitLength(a), bitLength(b)) / 64);
-  ctx.budget.step(Math.ceil((words * words) / 2));
-}
-
 function gcdOf(ctx: NativeContext, a: number | bigint, b: number | bigint): number | bigint {
   if (typeof a === "number" && typeof b === "number") return gcdNumbers(a, b);
-  chargeEuclid(ctx, big(a), big(b));
-  return normInt(gcd2(big(a), big(b)));
+  return normInt(gcd2(ctx, big(a), big(b)));
 }
 
 function lcmOf(ctx: NativeContext, a: number | bigint, b: number | bigint): number | bigint {
   if (a === 0 || b === 0 || a === 0n || b === 0n) return 0;
   const A = big(a);
   const B = big(b);
-  chargeEuclid(ctx, A, B);
-  ctx.budget.checkSize(Math.ceil((bitLength(A) + bitLength(B)) / 8));
-  const l = (A / gcd2(A, B)) * B;
+  const aBits = bitLength(A);
+  const bBits = bitLength(B);
+  ctx.budget.checkSize(Math.ceil((aBits + bBits) / 8));
+  ctx.budget.step(divSteps(aBits, bBits) + mulSteps(aBits, bBits));
+  const l = (A / gcd2(ctx, A, B)) * B;
   return normInt(l < 0n ? -l : l);
 }
 
@@ -1123,7 +1120,7 @@ function log2Factorial(x: number): number {
  * `bits` bits, before computing it: huge factorials fail fast.
  */
 function chargeProduct(ctx: NativeContext, factors: number, bits: number): void {
-  ctx.budget.step(factors + Math.ceil(bits / 16));
+  ctx.budget.step(productSteps(factors, bits));
   ctx.budget.checkSize(Math.ceil(bits / 8));
 }
 
@@ -1159,7 +1156,11 @@ function comb(ctx: NativeContext, nv: Value, kv: Value): number | bigint {
   if (k === 0n) return 1;
   const count = Number(k);
   // log2 C(n, k) <= k log2(n e / k).
-  chargeProduct(ctx, 2 * count, count * Math.log2((Number(n) * Math.E) / count) + 1);
+  const bits = count * Math.log2((Number(n) * Math.E) / count) + 1;
+  chargeProduct(ctx, 2 * count, bits);
+  // The numerator, about bits + log2(k!), divided by k!.
+  const denominator = log2Factorial(count);
+  ctx.budget.step(divSteps(bits + denominator, denominator));
   return normInt(rangeProduct(n - k + 1n, n + 1n) / rangeProduct(1n, k + 1n));
 }
 
@@ -1168,8 +1169,7 @@ function isqrt(ctx: NativeContext, v: Value): number | bigint {
   if (n < 0) throw pyError("ValueError", "isqrt() argument must be nonnegative");
   if (typeof n === "number") return Number(isqrtBig(BigInt(n)));
   // Newton's method: about log2(bits) divisions of the whole number.
-  const bits = bitLength(n);
-  ctx.budget.step(Math.ceil(bits / 64) * Math.ceil(Math.log2(bits)));
+  ctx.budget.step(isqrtSteps(bitLength(n)));
   return normInt(isqrtBig(n));
 }
 
