@@ -30,8 +30,11 @@ import {
 } from "./values.js";
 import { PyFunction } from "./compile.js";
 
-/** Things Python has that the sandbox leaves out on purpose, and what to do instead. */
-export const ABSENT_BUILTINS: Record<string, string> = {
+/**
+ * Things Python has that the sandbox leaves out on purpose, and what to do instead. A Map, so
+ * that a script's name (`constructor`, `toString`) never finds an Object.prototype member.
+ */
+export const ABSENT_BUILTINS: ReadonlyMap<string, string> = new Map(Object.entries({
   open: "there is no file system in the sandbox; call a tool that reads files",
   eval: "evaluating code is not supported in the sandbox",
   exec: "executing code is not supported in the sandbox",
@@ -53,7 +56,7 @@ export const ABSENT_BUILTINS: Record<string, string> = {
   property: "classes are not supported in the sandbox",
   super: "classes are not supported in the sandbox",
   object: "classes are not supported in the sandbox",
-};
+}));
 
 
 function iterator(next: () => Value | typeof DONE, kind: string): PyIterator {
@@ -301,11 +304,14 @@ TYPES.slice = new PyType(
 );
 TYPES.type = new PyType("type", (_ctx, args) => typeOf(args), (v) => v instanceof PyType || v instanceof PyExcType);
 
-/** Static attributes of types: dict.fromkeys, str.maketrans... */
-export const TYPE_ATTRIBUTES: Record<string, Record<string, NativeFn>> = {
-  dict: { fromkeys: (ctx, args) => dictFromKeys(ctx, args) },
-  str: { maketrans },
-};
+/**
+ * Static attributes of types: dict.fromkeys, str.maketrans... Maps, so that `dict.constructor`
+ * finds nothing (a plain object would answer with JavaScript's Object).
+ */
+export const TYPE_ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, NativeFn>> = new Map([
+  ["dict", new Map([["fromkeys", (ctx, args) => dictFromKeys(ctx, args)]])],
+  ["str", new Map([["maketrans", maketrans]])],
+]);
 
 const otherTypes = new Map<string, PyType>();
 
@@ -671,10 +677,6 @@ function getattr(rt: AttributeAccess): NativeFn {
     if (args.length > 3) throw pyError("TypeError", `getattr expected at most 3 arguments, got ${args.length}`);
     const name = args[1];
     if (typeof name !== "string") throw pyError("TypeError", `attribute name must be string, not '${typeName(name!)}'`);
-    if (name.startsWith("__") && name.endsWith("__")) {
-      if (args.length === 3) return args[2]!;
-      throw pyError("AttributeError", `attribute '${name}' is not accessible in the sandbox`);
-    }
     try {
       return rt.getAttr(args[0]!, name);
     } catch (e) {

@@ -22,6 +22,8 @@ export interface NativeContext {
    * charging one step per item; TypeError "'int' object is not iterable" otherwise.
    */
   toList(v: Value): Value[];
+  /** `obj.name` with the dialect's attributes only (`'{0.real}'.format(x)` reads fields with it). */
+  getAttr(obj: Value, name: string): Value;
 }
 
 export type NativeFn = (ctx: NativeContext, args: Value[], kwargs: Kwargs | null) => Value;
