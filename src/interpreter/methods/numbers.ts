@@ -1,7 +1,7 @@
 // Methods of int, float and bytes that scripts use.
 import { pyError } from "../errors.js";
-import { type NativeMethod, noKwargs } from "../native.js";
-import { floatRatio, PyBytes, PyFloat, PyTuple, normInt, type Value } from "../values.js";
+import { bind, type NativeMethod, noKwargs } from "../native.js";
+import { floatRatio, PyBytes, PyFloat, PyTuple, normInt, typeName, type Value } from "../values.js";
 
 export const INT_METHODS: Record<string, NativeMethod<number | bigint | boolean>> = {
   bit_length(_ctx, self, args, kwargs) {
@@ -37,8 +37,9 @@ export const FLOAT_METHODS: Record<string, NativeMethod<PyFloat>> = {
 
 export const BYTES_METHODS: Record<string, NativeMethod<PyBytes>> = {
   decode(ctx, self, args, kwargs) {
-    const encoding = ((kwargs?.get("encoding") ?? args[0] ?? "utf-8") as string).toLowerCase().replace(/[-_]/g, "");
-    const errors = (kwargs?.get("errors") ?? args[1] ?? "strict") as string;
+    const [encodingArg, errorsArg] = bind("decode", { names: ["encoding", "errors"], required: 0 }, args, kwargs);
+    const encoding = textArg(encodingArg ?? "utf-8", "encoding").toLowerCase().replace(/[-_]/g, "");
+    const errors = textArg(errorsArg ?? "strict", "errors");
     ctx.budget.step(1 + (self.bytes.length >> 4));
     if (encoding === "utf8") {
       try {
@@ -62,5 +63,10 @@ export const BYTES_METHODS: Record<string, NativeMethod<PyBytes>> = {
     return Buffer.from(self.bytes).toString("hex");
   },
 };
+
+function textArg(v: Value, name: string): string {
+  if (typeof v !== "string") throw pyError("TypeError", `decode() argument '${name}' must be str, not ${typeName(v)}`);
+  return v;
+}
 
 export type { Value };
