@@ -1,0 +1,90 @@
+// Fuzzing with a fixed seed: mutated programs of the corpora, and random calls of every built-in
+// function, method and module function, at small limits. None may end in an InternalError (a bug
+// of the interpreter showing), and every run ends within its time. FUZZ_COUNT and FUZZ_SEED run
+// more (`npm run fuzz`; FUZZ_COUNT=20000 FUZZ_SEED=7 npm run fuzz).
+import { describe, expect, it } from "vitest";
+import { execute, type Hosts } from "../../src/interpreter/execute.js";
+import { Tensor } from "../../src/interpreter/tensor.js";
+import { hasConformance, montyChunks, starlarkChunks } from "../grammar/corpus.js";
+import { SNIPPETS } from "../grammar/snippets.js";
+import { CASES } from "./cases.js";
+import { programs, Rng } from "./generate.js";
+import { callees, mutate, randomCall } from "./mutate.js";
+
+const COUNT = Number(process.env.FUZZ_COUNT ?? 1500);
+const SEED = Number(process.env.FUZZ_SEED ?? 18);
+const LIMITS = { max_steps: 20_000, max_memory_bytes: 4 << 20, tool_execution_timeout: 2 };
+/** Each run's wall time bound: the execution timeout, with room for a loaded machine. */
+const RUN_MS = 2500;
+
+const hosts: Hosts = {
+  srv: {
+    tensor: async () => new Tensor("float32", [2, 3], [3, 1], 0, new Uint8Array(24)),
+    echo: async (args) => args[0] ?? null,
+  },
+};
+
+/** Scripts that once ended in an InternalError, found by this fuzzer or by hand. */
+const REGRESSIONS = [
+  "*print(1)",
+  "b''.decode(len)",
+  "frozenset({1}).issubset()",
+  "d = {}\ndel d[1:2]",
+  "d = {}\ndel d[({}, 1)]",
+  "None(**42)",
+  "None(*42)",
+];
+
+interface Finding {
+  source: string;
+  outcome: string;
+}
+
+async function run(source: string): Promise<Finding | null> {
+  const started = performance.now();
+  const r = await execute(source, { hosts, limits: LIMITS });
+  const ms = performance.now() - started;
+  if (r.error?.type === "InternalError") return { source, outcome: `InternalError: ${r.error.message}` };
+  if (ms > RUN_MS) return { source, outcome: `took ${ms.toFixed(0)} ms (${r.error?.type ?? "ok"})` };
+  return null;
+}
+
+async function findings(sources: Iterable<string>): Promise<Finding[]> {
+  const out: Finding[] = [];
+  for (const s of sources) {
+    const f = await run(s);
+    if (f) out.push(f);
+  }
+  return out;
+}
+
+describe(`fuzzing (seed ${SEED}, ${COUNT} of each kind)`, () => {
+  it("the regressions stay fixed", async () => {
+    expect(await findings(REGRESSIONS)).toEqual([]);
+  });
+
+  it("mutated programs of the corpora never end in an InternalError", async () => {
+    const r = new Rng(SEED);
+    // The conformance suites (Monty, Starlark) join when the shared checkout has them.
+    const suites = hasConformance ? [...montyChunks(), ...starlarkChunks()].map((c) => c.source) : [];
+    const corpus = [...Object.values(CASES).flat(), ...SNIPPETS, ...programs(SEED, 300), ...suites];
+    const sources = function* () {
+      for (let i = 0; i < COUNT; i++) {
+        let s = r.pick(corpus);
+        for (let k = r.int(1, 3); k > 0; k--) s = mutate(r, s, corpus);
+        yield s;
+      }
+    };
+    expect(await findings(sources())).toEqual([]);
+  }, 120_000);
+
+  it("random calls of every builtin, method and module function never end in an InternalError", async () => {
+    const r = new Rng(SEED + 1);
+    const all = callees();
+    const sources = function* () {
+      // Every callee at least once, then random ones.
+      for (let i = 0; i < Math.max(COUNT, all.length); i++) yield randomCall(r, i < all.length ? all[i]! : r.pick(all));
+    };
+    expect(await findings(sources())).toEqual([]);
+  }, 120_000);
+});
