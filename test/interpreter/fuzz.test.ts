@@ -9,13 +9,18 @@ import { hasConformance, montyChunks, starlarkChunks } from "../grammar/corpus.j
 import { SNIPPETS } from "../grammar/snippets.js";
 import { CASES } from "./cases.js";
 import { programs, Rng } from "./generate.js";
-import { callees, mutate, randomCall } from "./mutate.js";
+import { callees, mutate, randomCall, randomOperations } from "./mutate.js";
 
-const COUNT = Number(process.env.FUZZ_COUNT ?? 1500);
+const COUNT = Number(process.env.FUZZ_COUNT ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
 const LIMITS = { max_steps: 20_000, max_memory_bytes: 4 << 20, tool_execution_timeout: 2 };
-/** Each run's wall time bound: the execution timeout, with room for a loaded machine. */
-const RUN_MS = 2500;
+/**
+ * Each run's wall time bound: the 2 s execution timeout stops any run, and the rest is room for a
+ * loaded machine (a run the timeout ended has ended; one that outlives this did not stop).
+ */
+const RUN_MS = 4000;
+/** Per test: a few ms per run, with room for a loaded machine and large FUZZ_COUNTs. */
+const TEST_MS = Math.max(120_000, COUNT * 25);
 
 const hosts: Hosts = {
   srv: {
@@ -76,7 +81,7 @@ describe(`fuzzing (seed ${SEED}, ${COUNT} of each kind)`, () => {
       }
     };
     expect(await findings(sources())).toEqual([]);
-  }, 120_000);
+  }, TEST_MS);
 
   it("random calls of every builtin, method and module function never end in an InternalError", async () => {
     const r = new Rng(SEED + 1);
@@ -86,5 +91,13 @@ describe(`fuzzing (seed ${SEED}, ${COUNT} of each kind)`, () => {
       for (let i = 0; i < Math.max(COUNT, all.length); i++) yield randomCall(r, i < all.length ? all[i]! : r.pick(all));
     };
     expect(await findings(sources())).toEqual([]);
-  }, 120_000);
+  }, TEST_MS);
+
+  it("random operations (operators, subscripts, unpacking, formatting...) on values of every kind never end in an InternalError", async () => {
+    const r = new Rng(SEED + 2);
+    const sources = function* () {
+      for (let i = 0; i < COUNT; i++) yield randomOperations(r);
+    };
+    expect(await findings(sources())).toEqual([]);
+  }, TEST_MS);
 });

@@ -67,6 +67,31 @@ export function randomCall(r: Rng, callee: string): string {
   return `import json, math, asyncio\ntry:\n    v = ${callee}(${args.join(", ")})\n    s = repr(v) + str(v)\n    h = [x for x in v] if isinstance(v, (list, tuple, str, dict, set)) else v\nexcept Exception as e:\n    s = repr(e)\n`;
 }
 
+const OPERATIONS = [
+  "A + B", "A - B", "A * B", "A / B", "A // B", "A % B", "A ** B", "A @ B", "A & B", "A | B", "A ^ B", "A << B", "A >> B",
+  "-A", "+A", "~A", "not A", "A < B", "A <= B", "A == B", "A != B", "A > B", "A is B", "A in B", "A not in B", "A and B",
+  "A[B]", "A[B:]", "A[:B]", "A[B:B:B]", "A[B, B]", "A[B] = C", "del A[B]", "del A[B:C]", "A[B:C] = C", "A += B", "A *= B",
+  "A |= B", "A -= B", "A //= B", "A **= B", "x, *y = A", "x, y = A", "[*A]", "{*A}", "{**A}", "(*A, *B)", "f'{A}{B!r}'",
+  "f'{A:{B}}'", "f'{A:>10.3}'", "'%s %r' % (A, B)", "A % B % C", "'{}'.format(A)", "format(A, B)", "hash(A)",
+  "len(A)", "iter(A)", "next(A)", "sorted(A)", "min(A, B)", "sum(A, B)", "str(A)", "repr(A)", "bool(A)", "int(A, B)",
+  "float(A)", "list(A)", "tuple(A)", "dict(A)", "set(A)", "frozenset(A)", "isinstance(A, B)", "A(B)", "A(*B)", "A(**B)",
+  "A.B", "getattr(A, B)", "hasattr(A, B)", "divmod(A, B)", "pow(A, B, C)", "round(A, B)", "abs(A)", "chr(A)", "ord(A)",
+  "for q in A:\n        pass", "while A:\n        break", "assert A, B", "raise A", "raise A from B", "A = B = C",
+  "json.dumps(A)", "json.loads(A)", "math.floor(A)", "math.isclose(A, B)", "math.gcd(A, B)", "math.log(A, B)",
+  "asyncio.run(A)", "asyncio.gather(A, B)", "enumerate(A, B)", "zip(A, B)", "map(A, B)", "filter(A, B)", "reversed(A)",
+];
+
+/** A few random operations on values of every kind (bound to a, b, c first), each in its own try. */
+export function randomOperations(r: Rng): string {
+  const lines = ["import json, math, asyncio"];
+  const value = () => r.pick(r.chance(0.5) ? VALUES : PLAUSIBLE);
+  for (let i = r.int(1, 4); i > 0; i--) {
+    const op = r.pick(OPERATIONS).replace(/[ABC]/g, (m) => m.toLowerCase());
+    lines.push(`try:\n    a, b, c = ${value()}, ${value()}, ${value()}\n    ${op}\nexcept Exception as e:\n    repr(e)`);
+  }
+  return lines.join("\n") + "\n";
+}
+
 const EXTREMES = [
   "10**4000", "-(2**4096)", "2**64", "0", "-1", "1e308", "float('nan')", "''", "'x' * 100000", "None", "[[[[[]]]]]",
   "{'a': {'b': [1, (2, {3})]}}", "len", "int", "lambda *a: a", "()", "b'\\x00'", "True", "range(10**6)", "{1: 2} | {}",
