@@ -45,12 +45,30 @@ interface Finding {
   outcome: string;
 }
 
+/**
+ * The longest the event loop may be held while a run goes on, sampled by a 5 ms timer: the
+ * interpreter yields often enough (SPEC §2: ~20 ms), so a long gap is an operation that does not.
+ * CI's bound is loose (a loaded machine and the garbage collector stall too); FUZZ_STALL_MS=50
+ * hunts for the operations that hold it longest.
+ */
+const STALL_MS = Number(process.env.FUZZ_STALL_MS ?? 1000);
+
 async function run(source: string): Promise<Finding | null> {
   const started = performance.now();
+  let last = started;
+  let stall = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    stall = Math.max(stall, now - last);
+    last = now;
+  }, 5);
   const r = await execute(source, { hosts, limits: LIMITS });
+  clearInterval(timer);
   const ms = performance.now() - started;
+  stall = Math.max(stall, performance.now() - last);
   if (r.error?.type === "InternalError") return { source, outcome: `InternalError: ${r.error.message}` };
   if (ms > RUN_MS) return { source, outcome: `took ${ms.toFixed(0)} ms (${r.error?.type ?? "ok"})` };
+  if (stall > STALL_MS) return { source, outcome: `held the event loop ${stall.toFixed(0)} ms (${r.error?.type ?? "ok"})` };
   return null;
 }
 
