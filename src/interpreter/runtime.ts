@@ -442,7 +442,8 @@ export class Runtime implements NativeContext {
     const limits = this.budget.limits;
     const positional = args.map((a) => toHost(a, limits, "tool argument"));
     const keywords: Record<string, unknown> = {};
-    if (kwargs) for (const [k, v] of kwargs) keywords[k] = toHost(v, limits, "tool argument");
+    // defineProperty: a keyword named `__proto__` is an argument like any other, not the object's prototype.
+    if (kwargs) for (const [k, v] of kwargs) Object.defineProperty(keywords, k, { value: toHost(v, limits, "tool argument"), enumerable: true, writable: true, configurable: true });
     const record: ToolCallRecord = {
       server: callable.host.name,
       tool: callable.method,

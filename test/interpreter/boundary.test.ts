@@ -32,4 +32,15 @@ describe("stringifyPlain", () => {
     expect(r.error).toBeNull();
     expect(stringifyPlain(r.result)).toBe('[{"__bigint__":"5"},true,"5"]');
   });
+
+  it("passes a keyword argument named __proto__ to a tool as an own property, not a prototype", async () => {
+    const hosts = {
+      srv: {
+        echo: async (_args: unknown[], kwargs: Record<string, unknown>) => [Object.keys(kwargs), Object.getPrototypeOf(kwargs) === Object.prototype],
+      },
+    };
+    const r = await execute('RESULT = srv.echo(**{"__proto__": {"admin": True}, "a": 1})', { hosts });
+    expect(r.result).toEqual([["__proto__", "a"], true]);
+    expect(stringifyPlain(r.tool_calls[0]!.arguments)).toBe('{"__proto__":{"admin":true},"a":1}');
+  });
 });
