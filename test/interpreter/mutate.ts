@@ -22,6 +22,7 @@ export const VALUES = [
   "iter([1, 2])", "{'a': 1}.keys()", "{'a': 1}.items()", "enumerate('ab')", "zip([1], [2])", "map(abs, [-1])",
   "len", "print", "int", "str", "dict", "list", "type", "sorted", "ValueError", "ValueError('e')", "KeyError(1)",
   "lambda *a, **k: a", "lambda x: x", "lambda: 1", "json", "math", "srv.tensor()", "srv", "srv.echo",
+  "srv.echo_async(1)", "asyncio.sleep(0)", "srv.echo(10**30)", "srv.echo([1, {'a': None}])",
 ];
 
 const KEYWORDS = [
@@ -78,7 +79,8 @@ const OPERATIONS = [
   "A.B", "getattr(A, B)", "hasattr(A, B)", "divmod(A, B)", "pow(A, B, C)", "round(A, B)", "abs(A)", "chr(A)", "ord(A)",
   "for q in A:\n        pass", "while A:\n        break", "assert A, B", "raise A", "raise A from B", "A = B = C",
   "json.dumps(A)", "json.loads(A)", "math.floor(A)", "math.isclose(A, B)", "math.gcd(A, B)", "math.log(A, B)",
-  "asyncio.run(A)", "asyncio.gather(A, B)", "enumerate(A, B)", "zip(A, B)", "map(A, B)", "filter(A, B)", "reversed(A)",
+  "asyncio.run(A)", "asyncio.gather(A, B)", "srv.echo(A)", "srv.echo(x=A)", "srv.echo_async(A)", "srv.nope(A)",
+  "asyncio.run(asyncio.gather(srv.echo_async(A), srv.echo_async(B)))", "RESULT = A", "result = [A, B]", "enumerate(A, B)", "zip(A, B)", "map(A, B)", "filter(A, B)", "reversed(A)",
 ];
 
 /** A few random operations on values of every kind (bound to a, b, c first), each in its own try. */
