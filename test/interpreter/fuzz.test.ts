@@ -2,7 +2,8 @@
 // function, method and module function, at small limits. None may end in an InternalError (a bug
 // of the interpreter showing), and every run ends within its time. FUZZ_COUNT and FUZZ_SEED run
 // more (`npm run fuzz`; FUZZ_COUNT=20000 FUZZ_SEED=7 npm run fuzz).
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { setCodegen } from "../../src/interpreter/compile.js";
 import { execute, type Hosts } from "../../src/interpreter/execute.js";
 import { Tensor } from "../../src/interpreter/tensor.js";
 import { hasConformance, montyChunks, starlarkChunks } from "../grammar/corpus.js";
@@ -81,6 +82,27 @@ async function findings(sources: Iterable<string>): Promise<Finding[]> {
   return out;
 }
 
+/** What codegen.test.ts compares across tiers: result, output, error (type, message, line) and steps. */
+async function outcome(source: string, tier: "never" | "always"): Promise<string> {
+  setCodegen(tier);
+  const r = await execute(source, { hosts, limits: LIMITS });
+  const error = r.error && `${r.error.type}: ${r.error.message} (line ${r.error.line})`;
+  return JSON.stringify({ result: r.result, stdout: r.stdout, error, steps: r.stats.steps }, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+}
+
+/** `count` mutated programs of the corpora (the conformance suites join when the shared checkout has them). */
+function* mutatedPrograms(r: Rng, count: number): Generator<string> {
+  const suites = hasConformance ? [...montyChunks(), ...starlarkChunks()].map((c) => c.source) : [];
+  const corpus = [...Object.values(CASES).flat(), ...SNIPPETS, ...programs(SEED, 300), ...suites];
+  for (let i = 0; i < count; i++) {
+    let s = r.pick(corpus);
+    for (let k = r.int(1, 3); k > 0; k--) s = mutate(r, s, corpus);
+    yield s;
+  }
+}
+
+afterAll(() => setCodegen(process.env.PY_CODEGEN === "always" ? "always" : "auto"));
+
 describe(`fuzzing (seed ${SEED}, ${COUNT} of each kind)`, () => {
   it("the regressions stay fixed", async () => {
     expect(await findings(REGRESSIONS)).toEqual([]);
@@ -88,16 +110,7 @@ describe(`fuzzing (seed ${SEED}, ${COUNT} of each kind)`, () => {
 
   it("mutated programs of the corpora never end in an InternalError", async () => {
     const r = new Rng(SEED);
-    // The conformance suites (Monty, Starlark) join when the shared checkout has them.
-    const suites = hasConformance ? [...montyChunks(), ...starlarkChunks()].map((c) => c.source) : [];
-    const corpus = [...Object.values(CASES).flat(), ...SNIPPETS, ...programs(SEED, 300), ...suites];
-    const sources = function* () {
-      for (let i = 0; i < COUNT; i++) {
-        let s = r.pick(corpus);
-        for (let k = r.int(1, 3); k > 0; k--) s = mutate(r, s, corpus);
-        yield s;
-      }
-    };
+    const sources = () => mutatedPrograms(r, COUNT);
     expect(await findings(sources())).toEqual([]);
   }, TEST_MS);
 
@@ -117,5 +130,18 @@ describe(`fuzzing (seed ${SEED}, ${COUNT} of each kind)`, () => {
       for (let i = 0; i < COUNT; i++) yield randomOperations(r);
     };
     expect(await findings(sources())).toEqual([]);
+  }, TEST_MS);
+
+  it("mutated programs and random operations give the same outcome in both tiers", async () => {
+    const r = new Rng(SEED + 3);
+    const differ: string[] = [];
+    const programsToo = mutatedPrograms(r, COUNT >> 3);
+    for (const source of [...programsToo, ...Array.from({ length: COUNT >> 3 }, () => randomOperations(r))]) {
+      const closures = await outcome(source, "never");
+      const js = await outcome(source, "always");
+      // A run the 2 s timeout ended may end at another step in each tier.
+      if (closures !== js && !/tool_execution_timeout/.test(closures + js)) differ.push(`${source}\n  closures: ${closures}\n  js: ${js}`);
+    }
+    expect(differ).toEqual([]);
   }, TEST_MS);
 });
