@@ -22,6 +22,10 @@ const ARGUMENTS = [
   "set().issuperset()", "set().isdisjoint(1, 2)", "set().symmetric_difference()", "set().symmetric_difference_update()",
   "set().copy(1)", "set().pop(1)", "set().clear(1)", "set().add()", "set().discard(1, 2)", "frozenset().copy(1)",
   "RESULT = [set().union(), frozenset({1}).issubset([1, 2])]",
+  // Siblings that took any arguments and ignored them.
+  "(5).conjugate(1)", "(1.5).as_integer_ratio(1)", "(1.5).conjugate(1, 2)", "b'ab'.hex(1)", "b'ab'.hex('--')", "b'ab'.hex(b'--')",
+  "b'ab'.hex('é')", "b'ab'.hex(':', 'x')", "b'ab'.hex(1, 2, 3)",
+  "RESULT = [b'abcde'.hex(':', 2), b'abcde'.hex(':', -2), b'abcdef'.hex(b'-', 2), b'ab'.hex(':', 0), b''.hex(':'), b'ab'.hex(sep=':')]",
 ];
 
 describe("no InternalError where CPython raises its own error", () => {
