@@ -238,7 +238,13 @@ function toBool(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Valu
 }
 
 function toBytes(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
-  const [source, encoding] = bind("bytes", { names: ["source", "encoding", "errors"], required: 0 }, args, kwargs);
+  const [source, encoding, errors] = bind("bytes", { names: ["source", "encoding", "errors"], required: 0 }, args, kwargs);
+  for (const [name, v] of [["encoding", encoding], ["errors", errors]] as const) {
+    if (v !== undefined && typeof v !== "string") throw pyError("TypeError", `bytes() argument '${name}' must be str, not ${typeName(v)}`);
+  }
+  if (source !== undefined && typeof source !== "string" && (encoding ?? errors) !== undefined) {
+    throw pyError("TypeError", encoding !== undefined ? "encoding without a string argument" : "errors without a string argument");
+  }
   if (source === undefined) return new PyBytes(new Uint8Array());
   if (typeof source === "string") {
     if (encoding === undefined) throw pyError("TypeError", "string argument without an encoding");
@@ -302,7 +308,14 @@ TYPES.slice = new PyType(
   },
   (v) => v instanceof SliceValue,
 );
-TYPES.type = new PyType("type", (_ctx, args) => typeOf(args), (v) => v instanceof PyType || v instanceof PyExcType);
+TYPES.type = new PyType(
+  "type",
+  (_ctx, args, kwargs) => {
+    noKwargs("type", kwargs);
+    return typeOf(args);
+  },
+  (v) => v instanceof PyType || v instanceof PyExcType,
+);
 
 /**
  * Static attributes of types: dict.fromkeys, str.maketrans... Maps, so that `dict.constructor`
@@ -722,7 +735,9 @@ function hashBuiltin(_ctx: NativeContext, args: Value[]): Value {
   return h | 0;
 }
 
-function callable(_ctx: NativeContext, args: Value[]): Value {
+function callable(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("callable", kwargs);
+  if (args.length !== 1) throw pyError("TypeError", `callable() takes exactly one argument (${args.length} given)`);
   const v = args[0];
   return (
     v instanceof PyFunction ||

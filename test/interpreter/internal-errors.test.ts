@@ -25,6 +25,8 @@ const ARGUMENTS = [
   // Siblings that took any arguments and ignored them.
   "(5).conjugate(1)", "(1.5).as_integer_ratio(1)", "(1.5).conjugate(1, 2)", "b'ab'.hex(1)", "b'ab'.hex('--')", "b'ab'.hex(b'--')",
   "b'ab'.hex('é')", "b'ab'.hex(':', 'x')", "b'ab'.hex(1, 2, 3)",
+  "callable()", "callable(1, 2)", "callable(x=1)", "bytes(1, 1)", "bytes('a', 1)", "bytes(1, 'utf-8')", "bytes([1], errors='x')",
+  "type([1], x=1)", "RESULT = [callable(len), callable(1), bytes('é', 'utf-8'), list(bytes(2))]",
   "RESULT = [b'abcde'.hex(':', 2), b'abcde'.hex(':', -2), b'abcdef'.hex(b'-', 2), b'ab'.hex(':', 0), b''.hex(':'), b'ab'.hex(sep=':')]",
 ];
 
