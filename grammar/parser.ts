@@ -352,6 +352,18 @@ function checkTarget(e: A.Expr, context: TargetContext, top = true): A.Target {
   throw new ParseFailure(`cannot assign to ${what}${here}`, e);
 }
 
+/**
+ * `e` where a lone `*x` is not allowed (an expression statement, a value, an iterable, a
+ * comprehension's element): a SyntaxError with CPython's message, so that no Starred outside a
+ * display or a call reaches the compiler.
+ */
+function notStarred<E extends A.Expr>(e: E, message = "can't use starred expression here"): E {
+  if (e.kind === "Starred") throw new ParseFailure(message, e);
+  return e;
+}
+
+const IN_COMPREHENSION = "iterable unpacking cannot be used in comprehension";
+
 function checkAugTarget(e: A.Expr): A.Name | A.Attribute | A.Subscript {
   if (e.kind === "Name" || e.kind === "Attribute" || e.kind === "Subscript") return e;
   throw new ParseFailure(`'${describeExpr(e)}' is an illegal expression for augmented assignment`, e);
@@ -756,12 +768,12 @@ export class DialectParser extends EmbeddedActionsParser {
         case "expr":
           return {
             kind: "Expr",
-            value: first,
+            value: notStarred(first),
             line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
           };
         case "assign": {
           const chain = [first, ...tail.values];
-          const value = chain.pop()!;
+          const value = notStarred(chain.pop()!);
           const context = chain.length === 1 ? "single-assign" : "assign";
           return {
             kind: "Assign",
@@ -775,7 +787,7 @@ export class DialectParser extends EmbeddedActionsParser {
             kind: "AugAssign",
             target: checkAugTarget(first),
             op: tail.op,
-            value: tail.value,
+            value: notStarred(tail.value),
             line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
           };
         case "ann":
@@ -788,7 +800,7 @@ export class DialectParser extends EmbeddedActionsParser {
             kind: "AnnAssign",
             target: first,
             annotation: tail.annotation,
-            value: tail.value,
+            value: tail.value && notStarred(tail.value),
             line: span.line, col: span.col, endLine: span.endLine, endCol: span.endCol,
           };
       }
@@ -834,7 +846,7 @@ export class DialectParser extends EmbeddedActionsParser {
     const value = this.OPTION(() => this.SUBRULE(this.starExpressions)) ?? null;
     return this.ACTION(() => ({
       kind: "Return" as const,
-      value,
+      value: value && notStarred(value),
       line: lineOf(kw), col: colOf(kw), endLine: endLineOf(this.last()), endCol: endColOf(this.last()),
     }));
   });
@@ -1143,6 +1155,7 @@ export class DialectParser extends EmbeddedActionsParser {
     const target = this.SUBRULE(this.targetList);
     this.CONSUME(T.In);
     const iter = this.SUBRULE(this.starExpressions);
+    this.ACTION(() => notStarred(iter));
     this.CONSUME(T.Colon);
     const body = this.SUBRULE(this.block, { ARGS: [[kw, "'for' statement"]] });
     const orelse = this.OPTION(() => this.SUBRULE(this.elseBlock)) ?? [];
@@ -1431,6 +1444,7 @@ export class DialectParser extends EmbeddedActionsParser {
     if (this.RECORDING_PHASE || ((flags & OPERAND) === 0 && this.LA(1).tokenType === T.If)) {
       const body = result;
       this.OPTION(() => {
+        this.ACTION(() => notStarred(body, "invalid syntax"));
         this.CONSUME(T.If);
         const test = this.SUBRULE2(this.operators, NO_IN_ARGS[0]!);
         this.ACTION(() => {
@@ -1734,7 +1748,7 @@ export class DialectParser extends EmbeddedActionsParser {
           if (Array.isArray(tail)) {
             return { t: "genexp", expr: {
               kind: "GeneratorExp",
-              elt: expr,
+              elt: notStarred(expr, IN_COMPREHENSION),
               generators: tail,
               line: lineOf(expr), col: colOf(expr),
               endLine: endLineOf(tail[tail.length - 1]!), endCol: endColOf(tail[tail.length - 1]!),
@@ -1781,9 +1795,13 @@ export class DialectParser extends EmbeddedActionsParser {
       DEF: () => {
         comma = this.CONSUME(T.Comma) as Token;
         more = false;
-        this.OPTION(() => {
-          elts.push(this.SUBRULE2(this.slice));
-          more = true;
+        // A slice may be empty (`a[:]`), so only the bracket tells a trailing comma (`a[1,]`) apart.
+        this.OPTION({
+          GATE: () => this.LA(1).tokenType !== T.RBracket,
+          DEF: () => {
+            elts.push(this.SUBRULE2(this.slice));
+            more = true;
+          },
         });
       },
     });
@@ -1804,6 +1822,7 @@ export class DialectParser extends EmbeddedActionsParser {
     let result: A.Expr | null = lower;
     this.OPTION2(() => {
       this.CONSUME(T.Colon);
+      this.ACTION(() => lower && notStarred(lower, "invalid syntax"));
       const upper = this.OPTION3(() => this.SUBRULE3(this.expression, { ARGS: [0] })) ?? null;
       let step: A.Expr | null = null;
       this.OPTION4(() => {
@@ -1922,6 +1941,7 @@ export class DialectParser extends EmbeddedActionsParser {
   private replacementField = this.RULE("replacementField", (): (A.Constant | A.FormattedValue)[] => {
     const open = this.CONSUME(T.FieldStart) as Token;
     const value = this.SUBRULE(this.starExpressions);
+    this.ACTION(() => notStarred(value, "f-string: cannot use starred expression here"));
     const equals = this.OPTION(() => this.CONSUME(T.FieldEquals) as Token);
     const conversion = this.OPTION2(() => this.CONSUME(T.FieldConversion) as Token);
     let spec: A.JoinedStr | null = null;
@@ -1984,7 +2004,7 @@ export class DialectParser extends EmbeddedActionsParser {
                 const close = this.CONSUME2(T.RParen) as Token;
                 return this.ACTION((): A.GeneratorExp => ({
                   kind: "GeneratorExp",
-                  elt: first,
+                  elt: notStarred(first, IN_COMPREHENSION),
                   generators,
                   line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
                 }));
@@ -2058,7 +2078,7 @@ export class DialectParser extends EmbeddedActionsParser {
                 const close = this.CONSUME2(T.RBracket) as Token;
                 return this.ACTION((): A.ListComp => ({
                   kind: "ListComp",
-                  elt: first,
+                  elt: notStarred(first, IN_COMPREHENSION),
                   generators,
                   line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
                 }));
@@ -2123,6 +2143,7 @@ export class DialectParser extends EmbeddedActionsParser {
           return this.OR2([
             {
               ALT: () => {
+                this.ACTION(() => notStarred(first, "invalid syntax"));
                 this.CONSUME(T.Colon);
                 const value = this.SUBRULE2(this.expression, { ARGS: [0] });
                 return this.OR3([
@@ -2160,7 +2181,7 @@ export class DialectParser extends EmbeddedActionsParser {
                 const close = this.CONSUME5(T.RBrace) as Token;
                 return this.ACTION((): A.SetComp => ({
                   kind: "SetComp",
-                  elt: first,
+                  elt: notStarred(first, IN_COMPREHENSION),
                   generators,
                   line: lineOf(open), col: colOf(open), endLine: endLineOf(close), endCol: endColOf(close),
                 }));

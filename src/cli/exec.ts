@@ -24,6 +24,7 @@ options:
                                 limits and workspace_root apply (a file {"limits": {...}} works too)
   --workspace DIR               the folder of the script's \`workspace\` module (import workspace)
   --workspace-max-write-bytes N bytes the script may write there in all (default 16 MiB)
+  --workspace-max-created N     files and folders the script may create there (default 1000)
   --env KEY=VALUE               an entry of the script's \`env\` dict (repeatable)
   -- ARGS...                    the script's sys.argv[1:]
   --timeout SECONDS             tool_execution_timeout: each tool call and the whole run
@@ -85,6 +86,7 @@ function parseArgs(argv: string[]): Invocation {
   let workspaceRoot: string | undefined;
   let configRoot: string | undefined;
   let maxWriteBytes: number | undefined;
+  let maxCreated: number | undefined;
   const flags: Partial<Limits> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -125,6 +127,10 @@ function parseArgs(argv: string[]): Invocation {
       const n = Number(value());
       if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${arg} needs a positive integer`);
       maxWriteBytes = n;
+    } else if (arg === "--workspace-max-created") {
+      const n = Number(value());
+      if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${arg} needs a positive integer`);
+      maxCreated = n;
     } else if (arg === "--env") {
       const pair = value();
       const eq = pair.indexOf("=");
@@ -165,7 +171,9 @@ function parseArgs(argv: string[]): Invocation {
     clients,
     argv: [argv0, ...scriptArgs],
     env,
-    ...(root !== undefined ? { workspace: { root, ...(maxWriteBytes !== undefined ? { maxWriteBytes } : {}) } } : {}),
+    ...(root !== undefined
+      ? { workspace: { root, ...(maxWriteBytes !== undefined ? { maxWriteBytes } : {}), ...(maxCreated !== undefined ? { maxCreated } : {}) } }
+      : {}),
   };
 }
 

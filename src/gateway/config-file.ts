@@ -201,12 +201,17 @@ function parseAllowedHosts(raw: unknown): string[] {
   });
 }
 
-/** `workspace_root` (an existing folder) and `workspace_max_write_bytes`; no workspace when absent. */
+/**
+ * `workspace_root` (an existing folder), `workspace_max_write_bytes` and `workspace_max_created`;
+ * no workspace when absent.
+ */
 function parseWorkspace(root: Record<string, unknown>): GatewaySettings["workspace"] {
   const dir = root.workspace_root;
-  const cap = root.workspace_max_write_bytes;
+  const caps = { workspace_max_write_bytes: "bytes", workspace_max_created: "files and folders" } as const;
   if (dir === undefined || dir === null) {
-    if (cap !== undefined) throw new ConfigError("workspace_max_write_bytes", "is set but workspace_root is not");
+    for (const field of Object.keys(caps)) {
+      if (root[field] !== undefined) throw new ConfigError(field, "is set but workspace_root is not");
+    }
     return undefined;
   }
   if (typeof dir !== "string" || dir === "") throw new ConfigError("workspace_root", "must be the path of a folder");
@@ -217,10 +222,15 @@ function parseWorkspace(root: Record<string, unknown>): GatewaySettings["workspa
     throw new ConfigError("workspace_root", `the folder ${dir} does not exist`);
   }
   if (!isDir) throw new ConfigError("workspace_root", `${dir} is not a folder`);
-  if (cap !== undefined && (!Number.isSafeInteger(cap) || (cap as number) <= 0)) {
-    throw new ConfigError("workspace_max_write_bytes", "must be a positive integer (bytes)");
+  for (const [field, unit] of Object.entries(caps)) {
+    const cap = root[field];
+    if (cap !== undefined && (!Number.isSafeInteger(cap) || (cap as number) <= 0)) {
+      throw new ConfigError(field, `must be a positive integer (${unit})`);
+    }
   }
-  return { root: dir, ...(cap !== undefined ? { maxWriteBytes: cap as number } : {}) };
+  const maxWriteBytes = root.workspace_max_write_bytes as number | undefined;
+  const maxCreated = root.workspace_max_created as number | undefined;
+  return { root: dir, ...(maxWriteBytes !== undefined ? { maxWriteBytes } : {}), ...(maxCreated !== undefined ? { maxCreated } : {}) };
 }
 
 /** Reads and parses a config file. */

@@ -33,8 +33,11 @@ import {
 } from "./values.js";
 import { PyFunction } from "./compile.js";
 
-/** Things Python has that the sandbox leaves out on purpose, and what to do instead. */
-export const ABSENT_BUILTINS: Record<string, string> = {
+/**
+ * Things Python has that the sandbox leaves out on purpose, and what to do instead. A Map, so
+ * that a script's name (`constructor`, `toString`) never finds an Object.prototype member.
+ */
+export const ABSENT_BUILTINS: ReadonlyMap<string, string> = new Map(Object.entries({
   open: "there is no file system in the sandbox; call a tool that reads files",
   eval: "evaluating code is not supported in the sandbox",
   exec: "executing code is not supported in the sandbox",
@@ -56,7 +59,7 @@ export const ABSENT_BUILTINS: Record<string, string> = {
   property: "classes are not supported in the sandbox",
   super: "classes are not supported in the sandbox",
   object: "classes are not supported in the sandbox",
-};
+}));
 
 
 function iterator(next: () => Value | typeof DONE, kind: string): PyIterator {
@@ -264,7 +267,13 @@ function toBool(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Valu
 }
 
 function toBytes(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
-  const [source, encoding] = bind("bytes", { names: ["source", "encoding", "errors"], required: 0 }, args, kwargs);
+  const [source, encoding, errors] = bind("bytes", { names: ["source", "encoding", "errors"], required: 0 }, args, kwargs);
+  for (const [name, v] of [["encoding", encoding], ["errors", errors]] as const) {
+    if (v !== undefined && typeof v !== "string") throw pyError("TypeError", `bytes() argument '${name}' must be str, not ${typeName(v)}`);
+  }
+  if (source !== undefined && typeof source !== "string" && (encoding ?? errors) !== undefined) {
+    throw pyError("TypeError", encoding !== undefined ? "encoding without a string argument" : "errors without a string argument");
+  }
   if (source === undefined) return new PyBytes(new Uint8Array());
   if (typeof source === "string") {
     if (encoding === undefined) throw pyError("TypeError", "string argument without an encoding");
@@ -328,13 +337,23 @@ TYPES.slice = new PyType(
   },
   (v) => v instanceof SliceValue,
 );
-TYPES.type = new PyType("type", (_ctx, args) => typeOf(args), (v) => v instanceof PyType || v instanceof PyExcType);
+TYPES.type = new PyType(
+  "type",
+  (_ctx, args, kwargs) => {
+    noKwargs("type", kwargs);
+    return typeOf(args);
+  },
+  (v) => v instanceof PyType || v instanceof PyExcType,
+);
 
-/** Static attributes of types: dict.fromkeys, str.maketrans... */
-export const TYPE_ATTRIBUTES: Record<string, Record<string, NativeFn>> = {
-  dict: { fromkeys: (ctx, args) => dictFromKeys(ctx, args) },
-  str: { maketrans },
-};
+/**
+ * Static attributes of types: dict.fromkeys, str.maketrans... Maps, so that `dict.constructor`
+ * finds nothing (a plain object would answer with JavaScript's Object).
+ */
+export const TYPE_ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, NativeFn>> = new Map([
+  ["dict", new Map([["fromkeys", (ctx, args) => dictFromKeys(ctx, args)]])],
+  ["str", new Map([["maketrans", maketrans]])],
+]);
 
 const otherTypes = new Map<string, PyType>();
 
@@ -731,10 +750,6 @@ function getattr(rt: AttributeAccess): NativeFn {
     if (args.length > 3) throw pyError("TypeError", `getattr expected at most 3 arguments, got ${args.length}`);
     const name = args[1];
     if (typeof name !== "string") throw pyError("TypeError", `attribute name must be string, not '${typeName(name!)}'`);
-    if (name.startsWith("__") && name.endsWith("__")) {
-      if (args.length === 3) return args[2]!;
-      throw pyError("AttributeError", `attribute '${name}' is not accessible in the sandbox`);
-    }
     try {
       return rt.getAttr(args[0]!, name);
     } catch (e) {
@@ -788,7 +803,9 @@ function hashBuiltin(ctx: NativeContext, args: Value[]): Value {
   return h | 0;
 }
 
-function callable(_ctx: NativeContext, args: Value[]): Value {
+function callable(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
+  noKwargs("callable", kwargs);
+  if (args.length !== 1) throw pyError("TypeError", `callable() takes exactly one argument (${args.length} given)`);
   const v = args[0];
   return (
     v instanceof PyFunction ||

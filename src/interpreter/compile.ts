@@ -164,7 +164,7 @@ function takeAtMost(it: PyIterator, n: number): Value[] {
 function calleeLabel(target: Value, method: string | null): string {
   if (method !== null) return `${typeName(target)}.${method}()`;
   if (target instanceof PyFunction) return `${target.code.name}()`;
-  const name = (target as { name?: unknown }).name;
+  const name = target === null ? undefined : (target as { name?: unknown }).name;
   return typeof name === "string" ? `${name}()` : `${typeName(target)} object`;
 }
 

@@ -141,8 +141,9 @@ export type LimitField =
   | "max_value_bytes"
   | "max_nesting_depth"
   | "tool_execution_timeout"
-  /** Not a SPEC §2 limit: the bytes one execution may write to its workspace folder. */
-  | "workspace_max_write_bytes";
+  /** Not SPEC §2 limits: the bytes one execution may write to its workspace folder, and the files and folders it may create there. */
+  | "workspace_max_write_bytes"
+  | "workspace_max_created";
 
 /**
  * A budget ran out. Not a PyException: `try/except` cannot catch it, so a script cannot ignore

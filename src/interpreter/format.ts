@@ -1171,7 +1171,7 @@ function buildString(
 
     const field = parseField(s, i);
     i = field.end;
-    let value = fieldValue(field.name, args, kwargs, auto);
+    let value = fieldValue(ctx, field.name, args, kwargs, auto);
     if (field.conversion !== "") value = convert(ctx, value, field.conversion);
     const spec = field.nested ? buildString(ctx, field.spec, args, kwargs, depth - 1, auto) : field.spec;
     out.push(formatValue(ctx, value, spec));
@@ -1235,7 +1235,7 @@ function parseField(s: string, i: number): Field {
 }
 
 /** The object a field name designates: `0`, `name`, `` (automatic), then any `[key]` lookups. */
-function fieldValue(name: string, args: Value[], kwargs: Kwargs | null, auto: AutoNumbering): Value {
+function fieldValue(ctx: NativeContext, name: string, args: Value[], kwargs: Kwargs | null, auto: AutoNumbering): Value {
   let split = 0;
   while (split < name.length && name[split] !== "." && name[split] !== "[") split++;
   const first = name.slice(0, split);
@@ -1272,8 +1272,8 @@ function fieldValue(name: string, args: Value[], kwargs: Kwargs | null, auto: Au
       const start = i;
       while (i < rest.length && rest[i] !== "." && rest[i] !== "[") i++;
       if (i === start) throw pyError("ValueError", "Empty attribute in format string");
-      // The sandbox exposes no attributes of values to format strings (no introspection).
-      throw pyError("ValueError", "attribute access in format fields is not supported in the sandbox");
+      value = ctx.getAttr(value, rest.slice(start, i));
+      continue;
     }
     if (c !== "[") throw pyError("ValueError", "Only '.' or '[' may follow ']' in format field specifier");
     const start = i;

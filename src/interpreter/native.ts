@@ -25,6 +25,8 @@ export interface NativeContext {
   toList(v: Value): Value[];
   /** `asyncio.sleep`: a wait the execution owns, ended at its deadline (an awaitable's start). */
   sleep(seconds: number, result: Value): Pending;
+  /** `obj.name` with the dialect's attributes only (`'{0.real}'.format(x)` reads fields with it). */
+  getAttr(obj: Value, name: string): Value;
 }
 
 export type NativeFn = (ctx: NativeContext, args: Value[], kwargs: Kwargs | null) => Value;

@@ -1032,6 +1032,8 @@ function setItemInGeneral(container: Value, key: Value, value: Value, budget: Bu
 /** Python's `del container[key]`. */
 export function delItem(container: Value, key: Value, budget: Budget): void {
   if (container instanceof PyDict) {
+    // hashOf first: an unhashable key (`del d[1:2]`) is CPython's TypeError, not the internal UnhashableError.
+    hashOf(key);
     if (!container.delete(key)) throw new PyException(pyError("KeyError").type, [key]);
     return;
   }

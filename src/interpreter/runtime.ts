@@ -259,7 +259,7 @@ export class Runtime implements NativeContext {
     const v = this.builtins.get(name);
     if (v !== undefined) return v;
     const error = new PyException(EXC.NameError, [`name '${name}' is not defined`]);
-    const absent = ABSENT_BUILTINS[name];
+    const absent = ABSENT_BUILTINS.get(name);
     if (absent) error.hints.push(`${name}() is not available: ${absent}`);
     else {
       const servers = [...this.hosts.keys()].sort();
@@ -485,7 +485,8 @@ export class Runtime implements NativeContext {
     const limits = this.budget.limits;
     const positional = args.map((a) => toHost(a, limits, "tool argument"));
     const keywords: Record<string, unknown> = {};
-    if (kwargs) for (const [k, v] of kwargs) keywords[k] = toHost(v, limits, "tool argument");
+    // defineProperty: a keyword named `__proto__` is an argument like any other, not the object's prototype.
+    if (kwargs) for (const [k, v] of kwargs) Object.defineProperty(keywords, k, { value: toHost(v, limits, "tool argument"), enumerable: true, writable: true, configurable: true });
     const record: ToolCallRecord = {
       server: callable.host.name,
       tool: callable.method,
@@ -538,6 +539,11 @@ export class Runtime implements NativeContext {
  * the built-ins made once for every execution can use it.
  */
 export function getAttribute(obj: Value, name: string): Value {
+  // Every way in (`x.a`, getattr, hasattr, `'{0.a}'.format(x)`) ends here, so the refusal of
+  // `__dunder__` names holds for names computed at run time too.
+  if (name.startsWith("__") && name.endsWith("__") && name.length > 4) {
+    throw pyError("AttributeError", `attribute '${name}' is not accessible in the sandbox`);
+  }
   if (obj instanceof PyModule) {
     const v = obj.attrs.get(name);
     if (v === undefined) throw pyError("AttributeError", `module '${obj.name}' has no attribute '${name}'`);
@@ -545,10 +551,11 @@ export function getAttribute(obj: Value, name: string): Value {
   }
   if (obj instanceof HostObject) return hostAttr(obj, name);
   if (obj instanceof PyType) {
-    const fn = TYPE_ATTRIBUTES[obj.name]?.[name];
+    const fn = TYPE_ATTRIBUTES.get(obj.name)?.get(name);
     if (fn) return new PyBuiltin(`${obj.name}.${name}`, fn);
     throw pyError("AttributeError", `type object '${obj.name}' has no attribute '${name}'`);
   }
+  if (obj instanceof PyExcType) throw pyError("AttributeError", `type object '${obj.name}' has no attribute '${name}'`);
   if (obj instanceof SliceValue && (name === "start" || name === "stop" || name === "step")) return obj[name];
   if (obj instanceof PyException) {
     if (name === "args") return new PyTuple(obj.args);

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientConfig } from "./config.js";
+import { logText } from "./log-text.js";
 
 export type ServerState = "connecting" | "connected" | "reconnecting" | "disabled" | "closed";
 
@@ -123,7 +124,7 @@ export class UpstreamConnection extends EventEmitter {
       this.serverInfo = info ? { name: info.name, version: info.version } : null;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         void this.refreshTools().catch((e: unknown) => {
-          this.lastError = `refreshing the tool list failed: ${message(e)}`;
+          this.lastError = logText(`refreshing the tool list failed: ${message(e)}`);
         });
       });
       client.onclose = () => this.lost(client);
@@ -144,11 +145,16 @@ export class UpstreamConnection extends EventEmitter {
     } catch (e) {
       this.client = null;
       await client.close().catch(() => undefined);
-      this.lastError = `${message(e)}${this.stderrTail ? ` (stderr: ${this.stderrTail.trim().split("\n").slice(-3).join(" | ")})` : ""}`;
+      this.lastError = logText(`${message(e)}${this.stderrEnd()}`);
       this.scheduleReconnect();
     } finally {
       this.settleFirst();
     }
+  }
+
+  /** The last lines of a stdio child's stderr, for an error message (lastError is shown in logs). */
+  private stderrEnd(): string {
+    return this.stderrTail ? ` (stderr: ${this.stderrTail.trim().split("\n").slice(-3).join(" | ")})` : "";
   }
 
   /** The connection dropped (crashed child, closed HTTP session): mark it and reconnect. */
@@ -156,7 +162,7 @@ export class UpstreamConnection extends EventEmitter {
     if (this.client !== client) return;
     this.client = null;
     if (this.closing) return;
-    this.lastError = `the connection closed${this.stderrTail ? ` (stderr: ${this.stderrTail.trim().split("\n").slice(-3).join(" | ")})` : ""}`;
+    this.lastError = logText(`the connection closed${this.stderrEnd()}`);
     this.scheduleReconnect();
   }
 

@@ -16,6 +16,7 @@ describe("workspace_root in config.json", () => {
   it("names an existing folder, with an optional write cap", () => {
     const dir = mkdtempSync(join(tmpdir(), "gw-ws-"));
     expect(parseGatewayConfig({ workspace_root: dir, workspace_max_write_bytes: 4096 }).settings.workspace).toEqual({ root: dir, maxWriteBytes: 4096 });
+    expect(parseGatewayConfig({ workspace_root: dir, workspace_max_created: 50 }).settings.workspace).toEqual({ root: dir, maxCreated: 50 });
   });
 
   it("reports what is wrong, naming the field", () => {
@@ -26,6 +27,8 @@ describe("workspace_root in config.json", () => {
     expect(() => parseGatewayConfig({ workspace_root: 3 })).toThrow("workspace_root: must be the path of a folder");
     expect(() => parseGatewayConfig({ workspace_max_write_bytes: 10 })).toThrow("workspace_max_write_bytes: is set but workspace_root is not");
     expect(() => parseGatewayConfig({ workspace_root: tmpdir(), workspace_max_write_bytes: 1.5 })).toThrow("workspace_max_write_bytes: must be a positive integer");
+    expect(() => parseGatewayConfig({ workspace_max_created: 10 })).toThrow("workspace_max_created: is set but workspace_root is not");
+    expect(() => parseGatewayConfig({ workspace_root: tmpdir(), workspace_max_created: 0 })).toThrow("workspace_max_created: must be a positive integer (files and folders)");
   });
 });
 

@@ -2,6 +2,7 @@
 import { Budget, DEFAULT_LIMITS, type Limits } from "../../src/interpreter/budget.js";
 import { pyError } from "../../src/interpreter/errors.js";
 import type { NativeContext } from "../../src/interpreter/native.js";
+import { getAttribute } from "../../src/interpreter/runtime.js";
 import { PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../../src/interpreter/values.js";
 
 export function testContext(limits: Partial<Limits> = {}): NativeContext & { output: string[] } {
@@ -32,5 +33,6 @@ export function testContext(limits: Partial<Limits> = {}): NativeContext & { out
     sleep() {
       throw new Error("testContext cannot sleep");
     },
+    getAttr: getAttribute,
   };
 }

@@ -37,7 +37,7 @@ describe("the workspace module", () => {
 
   it("is importable with from-import and counts what was written", async () => {
     const r = await run(folder(), "from workspace import write_text, usage\nwrite_text('a.txt', 'x' * 10)\nRESULT = usage()");
-    expect(r.result).toEqual({ written_bytes: 10, max_write_bytes: 16 * 1024 * 1024 });
+    expect(r.result).toEqual({ written_bytes: 10, max_write_bytes: 16 * 1024 * 1024, created: 1, max_created: 1000 });
   });
 
   it("refuses absolute paths, '..', backslashes and NUL", async () => {
@@ -85,6 +85,36 @@ describe("the workspace module", () => {
   it("raises FileNotFoundError, which a script can catch", async () => {
     const r = await run(folder(), "import workspace\ntry:\n    workspace.read_text('missing.txt')\nexcept FileNotFoundError as e:\n    RESULT = str(e)");
     expect(r.result).toBe('no such file in the workspace: "missing.txt"');
+  });
+
+  it("caps the files and folders one execution creates (1000 by default), uncatchably", async () => {
+    const root = folder();
+    const started = performance.now();
+    const r = await execute("import workspace\ntry:\n    for i in range(20000): workspace.write_text(f'many/f{i}.txt', '')\nexcept Exception:\n    pass", {
+      workspace: { root },
+    });
+    const ms = performance.now() - started;
+    expect(r.error?.type).toBe("ResourceLimitError");
+    expect(r.error?.message).toBe('workspace_max_created exceeded (limit 1000): creating the file "many/f999.txt" after 1000 files and folders created');
+    expect(existsSync(join(root, "many", "f998.txt"))).toBe(true);
+    expect(existsSync(join(root, "many", "f999.txt"))).toBe(false);
+    expect(ms).toBeLessThan(10_000);
+    // Rewriting a file creates nothing; the cap is configurable and per execution.
+    const again = await execute("import workspace\nfor i in range(5): workspace.write_text('many/f0.txt', 'x')\nworkspace.write_text('new/a.txt', '')\nRESULT = workspace.usage()['created']", {
+      workspace: { root, maxCreated: 2 },
+    });
+    expect(again.result).toBe(2);
+    const capped = await execute("import workspace\nworkspace.write_text('new2/a/b.txt', '')", { workspace: { root, maxCreated: 2 } });
+    expect(capped.error?.message).toBe('workspace_max_created exceeded (limit 2): creating the file "new2/a/b.txt" after 2 files and folders created');
+  });
+
+  it("refuses paths of more than 32 components, so folders cannot nest without end", async () => {
+    const root = folder();
+    const r = await execute("import workspace\np = 'd'\nfor i in range(1500):\n    workspace.write_text(p + '/f.txt', '')\n    p += '/d'", { workspace: { root } });
+    expect(r.error?.type).toBe("ValueError");
+    expect(r.error?.message).toBe("a workspace path has at most 32 components; this one has 33");
+    expect(existsSync(join(root, ...Array(31).fill("d"), "f.txt"))).toBe(true);
+    expect((await execute(`import workspace\nRESULT = workspace.exists('${Array(40).fill("d").join("/")}')`, { workspace: { root } })).error?.message).toContain("at most 32 components");
   });
 
   it("caps the bytes one execution writes, uncatchably", async () => {

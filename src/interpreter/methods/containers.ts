@@ -720,7 +720,6 @@ const SET_READING: Record<string, NativeMethod<PySet>> = {
     return out;
   },
   symmetric_difference(ctx, self, args) {
-    if (args.length !== 1) throw pyError("TypeError", `symmetric_difference() takes exactly one argument (${args.length} given)`);
     const [other] = otherSets(ctx, args) as [PySet];
     ctx.budget.step(self.size);
     const out = fresh(self);
@@ -747,19 +746,16 @@ const SET_READING: Record<string, NativeMethod<PySet>> = {
 
 const SET_WRITING: Record<string, NativeMethod<PySet>> = {
   add(ctx, self, args) {
-    if (args.length !== 1) throw pyError("TypeError", `set.add() takes exactly one argument (${args.length} given)`);
     hashOf(args[0]!);
     ctx.budget.alloc(16 + storedSize(args[0]!));
     self.add(args[0]!);
     return null;
   },
   remove(_ctx, self, args) {
-    if (args.length !== 1) throw pyError("TypeError", `set.remove() takes exactly one argument (${args.length} given)`);
     if (!self.map.delete(hashOf(args[0]!))) throw missingKey(args[0]!);
     return null;
   },
   discard(_ctx, self, args) {
-    if (args.length !== 1) throw pyError("TypeError", `set.discard() takes exactly one argument (${args.length} given)`);
     self.map.delete(hashOf(args[0]!));
     return null;
   },
@@ -797,11 +793,21 @@ const SET_WRITING: Record<string, NativeMethod<PySet>> = {
   },
 };
 
+/** How many positional arguments the set methods of a fixed arity take (the others take any number). */
+const SET_ARITY = new Map([
+  ...["copy", "pop", "clear"].map((m) => [m, 0] as const),
+  ...["issubset", "issuperset", "isdisjoint", "symmetric_difference", "symmetric_difference_update", "add", "remove", "discard"].map((m) => [m, 1] as const),
+]);
+
 function noKeywords(methods: Record<string, NativeMethod<PySet>>, prefix: string): Record<string, NativeMethod<PySet>> {
   const out: Record<string, NativeMethod<PySet>> = {};
   for (const [name, fn] of Object.entries(methods)) {
+    const arity = SET_ARITY.get(name);
     out[name] = (ctx, self, args, kwargs) => {
       noKwargs(`${prefix}.${name}`, kwargs);
+      if (arity !== undefined && args.length !== arity) {
+        throw pyError("TypeError", `${prefix}.${name}() takes ${arity ? "exactly one argument" : "no arguments"} (${args.length} given)`);
+      }
       return fn(ctx, self, args, kwargs);
     };
   }

@@ -10,6 +10,9 @@
 //   max_steps before it happens; a file larger than the memory left is refused unread.
 // - Writing is capped per execution (`max_write_bytes`, default 16 MiB, all writes together):
 //   exceeding it is a ResourceLimitError (workspace_max_write_bytes) the script cannot catch.
+//   So is creating files and folders (`maxCreated`, default 1,000 per execution, both counted:
+//   workspace_max_created), since a run of tiny writes fills a folder with inodes, not bytes; and
+//   a path has at most 32 components (MAX_WORKSPACE_DEPTH), so no run nests folders without end.
 //
 // File operations are synchronous: natives cannot suspend, and the budgets keep each one small.
 // The checks close the path tricks a script can play; the folder should still not be shared with
@@ -27,9 +30,14 @@ export interface WorkspaceOptions {
   root: string;
   /** Bytes one execution may write in all (default DEFAULT_WORKSPACE_WRITE_BYTES). */
   maxWriteBytes?: number;
+  /** Files and folders one execution may create in all (default DEFAULT_WORKSPACE_CREATED). */
+  maxCreated?: number;
 }
 
 export const DEFAULT_WORKSPACE_WRITE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_WORKSPACE_CREATED = 1000;
+/** Components a workspace path may have (`a/b/c` has 3). */
+export const MAX_WORKSPACE_DEPTH = 32;
 
 function osError(type: "OSError" | "FileNotFoundError" | "PermissionError", message: string): PyException {
   return pyError(type, message);
@@ -45,13 +53,19 @@ function components(fn: string, path: Value): string[] {
   }
   const parts = path.split("/").filter((p) => p !== "" && p !== ".");
   if (parts.includes("..")) throw pyError("ValueError", `'..' is not allowed in workspace paths: ${JSON.stringify(path)}`);
+  if (parts.length > MAX_WORKSPACE_DEPTH) {
+    throw pyError("ValueError", `a workspace path has at most ${MAX_WORKSPACE_DEPTH} components; this one has ${parts.length}`);
+  }
   return parts;
 }
 
 class Workspace {
   readonly root: string;
   readonly maxWrite: number;
+  readonly maxCreated: number;
   written = 0;
+  /** Files and folders this execution created. */
+  created = 0;
 
   constructor(options: WorkspaceOptions) {
     try {
@@ -60,6 +74,15 @@ class Workspace {
       throw osError("FileNotFoundError", `the workspace folder ${options.root} does not exist`);
     }
     this.maxWrite = options.maxWriteBytes && options.maxWriteBytes > 0 ? options.maxWriteBytes : DEFAULT_WORKSPACE_WRITE_BYTES;
+    this.maxCreated = options.maxCreated && options.maxCreated > 0 ? options.maxCreated : DEFAULT_WORKSPACE_CREATED;
+  }
+
+  /** Counts one more file or folder made at `shown`, refused before it is made past the cap. */
+  private create(what: "file" | "folder", shown: string): void {
+    if (this.created >= this.maxCreated) {
+      throw new ResourceLimitError("workspace_max_created", this.maxCreated, `creating the ${what} ${JSON.stringify(shown)} after ${this.created} files and folders created`);
+    }
+    this.created++;
   }
 
   private inside(real: string): boolean {
@@ -102,6 +125,7 @@ class Workspace {
           return { at: next, shown, exists: false };
         }
         if (!options.create) throw osError("FileNotFoundError", `no such folder in the workspace: ${JSON.stringify(soFar)}`);
+        this.create("folder", soFar);
         mkdirSync(next);
         at = next;
         continue;
@@ -138,6 +162,7 @@ class Workspace {
     }
     const { at, shown, exists } = this.resolve(fn, path, { create: true });
     if (exists && statSync(at).isDirectory()) throw osError("OSError", `${JSON.stringify(shown)} is a folder`);
+    if (!exists) this.create("file", shown);
     ctx.budget.step(bytes >> 6);
     this.written += bytes;
     writeFileSync(at, text);
@@ -226,7 +251,7 @@ export function workspaceModule(options: WorkspaceOptions): Record<string, Nativ
     },
     usage: (_ctx, a, kw) => {
       args("usage", [], 0, a, kw);
-      return PyDict.fromStringRecord({ written_bytes: ws.written, max_write_bytes: ws.maxWrite });
+      return PyDict.fromStringRecord({ written_bytes: ws.written, max_write_bytes: ws.maxWrite, created: ws.created, max_created: ws.maxCreated });
     },
   };
   return Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, guarded(fn)]));
