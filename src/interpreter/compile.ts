@@ -18,6 +18,7 @@ import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
 import { type ClosureCompiler, compileUnit, isCompiled, type Unit } from "./codegen.js";
+import { CELL, entriesSize, entrySize, FUNCTION, SLOT } from "./sizes.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
 
@@ -181,6 +182,10 @@ export class PyFunction extends PyObject {
 
   get typeName(): string {
     return "function";
+  }
+
+  heapBytes(): number {
+    return FUNCTION + CELL * this.closure.length + SLOT * this.defaults.length;
   }
 
   pyRepr(): string {
@@ -1129,7 +1134,7 @@ class Compiler implements ClosureCompiler {
             rt.hash(x);
             s.add(x);
           }
-          rt.budget.alloc(16 * s.size);
+          rt.budget.alloc(entriesSize(s));
           return s;
         };
         return (f) => then(items(f), make);
@@ -1429,7 +1434,7 @@ class Compiler implements ClosureCompiler {
           }
           d.set(names[i]!, v);
         }
-        rt.budget.alloc(32 * d.size);
+        rt.budget.alloc(entriesSize(d));
         return d;
       };
       return (f) => fill(f, new PyDict(), 0);
@@ -1451,7 +1456,7 @@ class Compiler implements ClosureCompiler {
           d.set(flat[i]!, flat[i + 1]!);
         }
       }
-      rt.budget.alloc(32 * d.size);
+      rt.budget.alloc(entriesSize(d));
       return d;
     };
     return (f) => then(evalAll(exprs, f), make);
@@ -1590,7 +1595,7 @@ class Compiler implements ClosureCompiler {
         result = set;
         sink = (_k, v) => {
           rt.hash(v);
-          rt.budget.alloc(storedSize(v));
+          rt.budget.alloc(entrySize(v, null));
           set.add(v);
         };
       } else {
@@ -1598,7 +1603,7 @@ class Compiler implements ClosureCompiler {
         result = d;
         sink = (k, v) => {
           rt.hash(k!);
-          rt.budget.alloc(storedSize(v) + 16);
+          rt.budget.alloc(entrySize(k!, v));
           d.set(k!, v);
         };
       }
@@ -1978,10 +1983,17 @@ export function unboundLocal(id: string): PyException {
 /** The values `v` unpacks into for `count` targets, the one at `starAt` (if >= 0) starred. */
 export function unpackItems(rt: Runtime, v: Value, count: number, starAt: number): Value[] {
   let items: Value[];
-  try {
-    items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, count + 1) : rt.toList(v);
-  } catch (e) {
-    throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
+  if (starAt < 0 && (v instanceof PyTuple || v instanceof PyList)) {
+    // The usual `a, b = pair` collects nothing, so charges no memory (a list's items are copied
+    // when they fit: assigning the targets may change the list).
+    rt.budget.step(v.items.length);
+    items = v instanceof PyList && v.items.length === count ? [...v.items] : (v.items as Value[]);
+  } else {
+    try {
+      items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, count + 1) : rt.toList(v);
+    } catch (e) {
+      throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
+    }
   }
   if (starAt < 0) {
     if (items.length !== count) {
@@ -2000,7 +2012,6 @@ export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): V
   // In-place list extension keeps the list's identity, as Python's += does.
   if (op === "+" && a instanceof PyList) {
     const items = rt.toList(b);
-    rt.budget.alloc(8 * items.length);
     a.items.push(...items);
     return a;
   }

@@ -2,6 +2,7 @@
 // The interpreter itself charges one step per statement, loop iteration and call; natives charge
 // in proportion to their work. A test checks this table against the registries in both
 // directions, and runs each `probe` at two sizes to see that the steps grow with the work.
+// Memory (max_memory_bytes) is charged by the size model of sizes.ts, not by this table.
 
 export interface Cost {
   /** The cost model, in words. */

@@ -3,6 +3,7 @@
 import type { Budget } from "./budget.js";
 import { pyError } from "./errors.js";
 import type { Kwargs, NativeContext, NativeFn } from "./native.js";
+import { BOUND_METHOD, CLOSURE, ITERATOR } from "./sizes.js";
 import { type PyDict, PyObject, PyTuple, type Value } from "./values.js";
 
 /** A suspended evaluation: the promise settles with what the evaluation would have produced. */
@@ -54,6 +55,10 @@ export class PyBoundMethod extends PyObject {
 
   get typeName(): string {
     return "builtin_function_or_method";
+  }
+
+  heapBytes(): number {
+    return BOUND_METHOD;
   }
 
   pyRepr(repr: (v: Value) => string): string {
@@ -109,12 +114,18 @@ export class PyIterator extends PyObject {
     /** Returns the next item, or DONE. */
     readonly next: () => Value | typeof DONE,
     readonly kind = "iterator",
+    /** What it holds in the heap (sizes.ts): itself, `next`, and the closures `next` reaches. */
+    private readonly bytes = ITERATOR + CLOSURE,
   ) {
     super();
   }
 
   get typeName(): string {
     return this.kind;
+  }
+
+  heapBytes(): number {
+    return this.bytes;
   }
 
   pyRepr(): string {

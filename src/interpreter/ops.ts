@@ -4,7 +4,8 @@ import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
-import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
+import { entrySize, SLOT, storedSize } from "./sizes.js";
+import { cpAt, cpChars, cpIterate, cpLength, cpSlice, isSimple, sliceIndices } from "./strings.js";
 import { Tensor, tensorContains, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
 import {
   EMPTY_TUPLE,
@@ -936,7 +937,7 @@ export function setItem(container: Value, key: Value, value: Value, budget: Budg
     if (typeof key === "string" && key.charCodeAt(0) !== 0) {
       // Its own HashKey, with no original spelling to keep.
       const m = container.map;
-      if (!m.has(key)) budget.alloc(storedSize(value) + 16);
+      if (!m.has(key)) budget.alloc(entrySize(key, value));
       m.set(key, value);
       return;
     }
@@ -953,16 +954,16 @@ export function setItem(container: Value, key: Value, value: Value, budget: Budg
 
 function setItemInGeneral(container: Value, key: Value, value: Value, budget: Budget): void {
   if (container instanceof PyDict) {
-    if (!container.map.has(hashOf(key))) budget.alloc(storedSize(value) + 16);
+    if (!container.map.has(hashOf(key))) budget.alloc(entrySize(key, value));
     container.set(key, value);
     return;
   }
   if (container instanceof PyList) {
     if (key instanceof SliceValue) {
+      // Charged as it is collected.
       const replacement = iterateToArray(value, budget);
       const { start, stop, step } = sliceIndices(container.items.length, key.start, key.stop, key.step);
       if (step === 1) {
-        budget.alloc(8 * replacement.length);
         container.items.splice(start, Math.max(0, stop - start), ...replacement);
         return;
       }
@@ -1014,11 +1015,7 @@ export function delItem(container: Value, key: Value, budget: Budget): void {
   throw pyError("TypeError", `'${typeName(container)}' object does not support item deletion`);
 }
 
-/** An estimate of the memory a value keeps alive when stored in a container. */
-export function storedSize(v: Value): number {
-  if (typeof v === "string") return 16 + 2 * v.length;
-  return 16;
-}
+export { storedSize };
 
 // ------------------------------------------------------------------ iteration
 
@@ -1042,9 +1039,17 @@ export function iterate(v: Value): () => Value | typeof DONE {
     return () => (i < n ? start + step * i++ : DONE);
   }
   if (typeof v === "string") {
-    const chars = cpChars(v);
-    let i = 0;
-    return () => (i < chars.length ? chars[i++]! : DONE);
+    // One character at a time: an array of them all would hold 8 bytes per character at once.
+    const s = v;
+    if (isSimple(s)) {
+      let i = 0;
+      return () => (i < s.length ? s[i++]! : DONE);
+    }
+    const chars = cpIterate(s);
+    return () => {
+      const r = chars.next();
+      return r.done ? DONE : r.value;
+    };
   }
   if (v instanceof PyDict) {
     const it = v.map.keys();
@@ -1089,16 +1094,31 @@ export function rewordNotIterable(e: unknown, v: Value, message: (type: string) 
   return e;
 }
 
-/** All items of an iterable, one step each. */
+/**
+ * All items of an iterable, one step each, and their memory charged before it is taken: a slot
+ * each for the items of a container (they exist already, paid for where they are), and
+ * storedSize() for what an iterator or a str makes as it goes (zip's tuples, map's results).
+ */
 export function iterateToArray(v: Value, budget: Budget): Value[] {
   if (v instanceof PyList || v instanceof PyTuple) {
     budget.step(v.items.length);
+    budget.alloc(SLOT * v.items.length);
     return [...v.items];
   }
+  if (typeof v === "string") {
+    // Every code point is a one-unit string V8 shares, but for a surrogate pair (a string of its own).
+    const n = cpLength(v);
+    budget.alloc(SLOT * n + 24 * (v.length - n));
+    budget.step(n);
+    return cpChars(v);
+  }
+  const existing = v instanceof PyDict || v instanceof PySet || (v instanceof PyDictView && v.kind !== "items");
+  if (existing) budget.alloc(SLOT * (v instanceof PyDictView ? v.dict.size : v.size));
   const next = iterate(v);
   const out: Value[] = [];
   for (let item = next(); item !== DONE; item = next()) {
     budget.step(1);
+    if (!existing) budget.alloc(storedSize(item));
     out.push(item);
   }
   return out;

@@ -22,6 +22,7 @@ import {
 } from "./objects.js";
 import { binary, type BinaryOp, hashOf, iterateToArray, SliceValue } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
+import { itemsSize } from "./sizes.js";
 import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
 
@@ -204,7 +205,7 @@ export class Runtime implements NativeContext {
   }
 
   newList(items: Value[]): PyList {
-    this.budget.alloc(8 * items.length + 16);
+    this.budget.alloc(itemsSize(items));
     return new PyList(items);
   }
 

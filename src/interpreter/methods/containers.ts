@@ -2,8 +2,9 @@
 // in proportion to its work (a sort n·log n steps, an extend one step per item).
 import { pyError, PyException, EXC } from "../errors.js";
 import { bind, intArg, type NativeContext, type NativeMethod, noKwargs } from "../native.js";
-import { PyDictView } from "../objects.js";
-import { compare, equals, hashOf, storedSize } from "../ops.js";
+import { DONE, PyDictView } from "../objects.js";
+import { compare, equals, hashOf, iterate, storedSize } from "../ops.js";
+import { entrySize } from "../sizes.js";
 import { repr } from "../repr.js";
 import { sliceIndices } from "../strings.js";
 import { PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
@@ -434,15 +435,15 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
   append(ctx, self, args, kwargs) {
     noKwargs("list.append", kwargs);
     if (args.length !== 1) throw pyError("TypeError", `list.append() takes exactly one argument (${args.length} given)`);
-    ctx.budget.alloc(8 + storedSize(args[0]!));
+    ctx.budget.alloc(storedSize(args[0]!));
     self.items.push(args[0]!);
     return null;
   },
   extend(ctx, self, args, kwargs) {
     noKwargs("list.extend", kwargs);
     if (args.length !== 1) throw pyError("TypeError", `list.extend() takes exactly one argument (${args.length} given)`);
+    // Charged as ctx.toList collects them.
     const items = ctx.toList(args[0]!);
-    ctx.budget.alloc(8 * items.length);
     for (const item of items) self.items.push(item);
     return null;
   },
@@ -454,7 +455,7 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
     if (i < 0) i = Math.max(0, i + n);
     if (i > n) i = n;
     ctx.budget.step(n - i + 1);
-    ctx.budget.alloc(8 + storedSize(args[1]!));
+    ctx.budget.alloc(storedSize(args[1]!));
     self.items.splice(i, 0, args[1]!);
     return null;
   },
@@ -551,17 +552,19 @@ function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kw
       ctx.budget.alloc(32 * source.size);
       d.update(source);
     } else {
-      const pairs = ctx.toList(source);
-      pairs.forEach((pair, i) => {
+      // Pair by pair, as CPython: the pairs an iterator makes (zip's) are temporaries, never all kept.
+      const next = iterate(source);
+      for (let i = 0, pair = next(); pair !== DONE; i++, pair = next()) {
+        ctx.budget.step(1);
         const kv = pair instanceof PyTuple || pair instanceof PyList ? pair.items : typeof pair === "string" ? [...pair] : null;
         if (kv === null) throw pyError("TypeError", `cannot convert ${label} update sequence element #${i} to a sequence`);
         if (kv.length !== 2) {
           throw pyError("ValueError", `${label} update sequence element #${i} has length ${kv.length}; 2 is required`);
         }
         hashOf(kv[0]!);
-        ctx.budget.alloc(32 + storedSize(kv[1]!));
+        ctx.budget.alloc(entrySize(kv[0]!, kv[1]!));
         d.set(kv[0]!, kv[1]!);
-      });
+      }
     }
   }
   if (kwargs) for (const [k, v] of kwargs) d.set(k, v);

@@ -1,0 +1,142 @@
+// max_memory_bytes against the real heap: for scripts that keep what they allocate, the memory an
+// execution is charged (the size model of src/interpreter/sizes.ts) must be within a factor of 2
+// of the heap growth V8 measures while those values are alive, and the attacks that once held
+// hundreds of megabytes for a few charged must now stop at the budget.
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { execute, type SandboxResult } from "../../src/interpreter/execute.js";
+
+// gc() without --expose-gc on the command line: the flag set now exposes it to a new context.
+v8.setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+// A collection may also drop the bytecode of functions not run lately: heap that shrinks for
+// reasons of its own, between the two measures of a row.
+v8.setFlagsFromString("--no-flush-bytecode");
+
+function heapUsed(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+interface Measure {
+  charged: number;
+  measured: number;
+  result: SandboxResult;
+}
+
+/**
+ * Runs `script` between two calls of a host method that measures the heap (after full
+ * collections) and reads the memory charged so far: the script is suspended at each, so its
+ * globals, and all they hold, are alive when measured.
+ */
+async function measure(script: string): Promise<Measure> {
+  const marks: { heap: number; memory: number }[] = [];
+  const result = await execute(`mark.now()\n${script}\nmark.now()\n`, {
+    hosts: {
+      mark: {
+        now: async (_args, _kwargs, { budget }) => {
+          marks.push({ heap: heapUsed(), memory: budget.memory });
+          return null;
+        },
+      },
+    },
+  });
+  expect(result.error).toBeNull();
+  const [before, after] = marks as [(typeof marks)[0], (typeof marks)[0]];
+  return { charged: after.memory - before.memory, measured: after.heap - before.heap, result };
+}
+
+const N = 100_000;
+
+/** Scripts that keep what they allocate in the global `x`. */
+const ROWS: Record<string, string> = {
+  "a list of ints": `x = [i for i in range(${N})]`,
+  "a list of ints by append": `x = []\nfor i in range(${N}):\n    x.append(i * 10**10)`,
+  "a list of floats": `x = [i * 0.5 for i in range(${N})]`,
+  "a list of strs": `x = [str(i) for i in range(${N})]`,
+  "list(range)": `x = list(range(${N}))`,
+  "list(str)": `x = list('a' * ${N})`,
+  "list(str) of astral characters": `x = list('\\U0001F600' * ${N})`,
+  // The text is built by +=, which keeps no list of its words to be charged for.
+  "str.split": `s = ''\nfor i in range(${N}):\n    s += str(i) + ' '\nx = s.split()`,
+  "a dict of ints": `x = {i: i for i in range(${N})}`,
+  "a dict of strs": `x = {str(i): str(i) for i in range(${N})}`,
+  "a list of small dicts": `x = [{'id': i, 'name': 'n'} for i in range(${N})]`,
+  "a set": `x = set(range(${N}))`,
+  "a list of tuples": `x = [(i, str(i)) for i in range(${N})]`,
+  "list(zip)": `x = list(zip(range(${N}), range(${N})))`,
+  "dict(zip)": `x = dict(zip(range(${N}), range(${N})))`,
+  "list(enumerate)": `x = list(enumerate(range(${N})))`,
+  "a list of zip objects": `x = [zip([i], [i]) for i in range(${N})]`,
+  "a list of map objects": `x = [map(abs, [i]) for i in range(${N})]`,
+  "a list of enumerate objects": `x = [enumerate([i]) for i in range(${N})]`,
+  "a list of list iterators": `x = [iter([i]) for i in range(${N})]`,
+  "a list of range iterators": `x = [iter(range(i)) for i in range(${N})]`,
+  "a list of dict views": `d = {1: 2}\nx = [d.items() for i in range(${N})]`,
+  "nested lists": `x = [[i, i] for i in range(${N})]`,
+  closures: `def make(i):\n    return lambda: i\nx = [make(i) for i in range(${N})]`,
+  "bound methods": `y = []\nx = [y.append for i in range(${N})]`,
+  "a, *x = ...": `a, *x = range(${N})`,
+  "tuple()": `x = tuple(range(${N}))`,
+  sorted: `x = sorted(range(${N / 2}))`,
+};
+
+describe("memory charged against memory used", () => {
+  it.each(Object.entries(ROWS))("%s: charged within a factor of 2 of the heap growth", async (_name, script) => {
+    const m = await measure(script);
+    expect(m.measured).toBeGreaterThan(0);
+    const ratio = m.measured / m.charged;
+    expect(ratio, `charged ${m.charged} bytes, measured ${m.measured}`).toBeGreaterThanOrEqual(0.5);
+    expect(ratio, `charged ${m.charged} bytes, measured ${m.measured}`).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("allocation attacks stop at max_memory_bytes", () => {
+  // Steps are no object here: the memory budget must be what stops each.
+  const stops = async (script: string): Promise<SandboxResult> => {
+    const before = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    const r = await execute(script, { limits: { max_steps: 100_000_000 } });
+    expect(r.error?.type).toBe("ResourceLimitError");
+    expect(r.error?.message).toMatch(/max_memory_bytes/);
+    expect(r.stats.memory_bytes).toBeLessThanOrEqual(67_108_864);
+    // Stopped well before the real heap passed twice the budget (generous: the machine is shared).
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 * 67_108_864);
+    expect(performance.now() - started).toBeLessThan(5000);
+    return r;
+  };
+
+  it("a list of zip objects", async () => {
+    await stops("big = [zip([i], [i]) for i in range(300000)]");
+  });
+
+  it("list() of a long str is refused before its characters are split", async () => {
+    await stops("s = 'a' * 3 * 10**7\nbig = list(s)");
+  });
+});
+
+describe("temporaries are not charged as if kept", () => {
+  it("iterating pairs, raising and catching, and unpacking charge nothing per item", async () => {
+    const r = await execute(`
+d = {i: i for i in range(1000)}
+before = 0
+t = 0
+for k, v in d.items():
+    t += k
+for i, (a, b) in enumerate(zip(d, d)):
+    t += a
+for i in range(1000):
+    try:
+        {}[i]
+    except KeyError:
+        t += 1
+for c in 'x' * 1000:
+    t += 1
+RESULT = t`);
+    expect(r.error).toBeNull();
+    // The dict comprehension alone: 1000 entries of MAP_ENTRY (32) bytes; the loops add nothing.
+    expect(r.stats.memory_bytes).toBe(32_000);
+  });
+});
