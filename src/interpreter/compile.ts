@@ -150,6 +150,17 @@ export interface FunctionCode {
   isLambda: boolean;
 }
 
+/**
+ * Sets the exception being handled as the context of `e` raised meanwhile, unless it has one.
+ * The link keeps `context` alive as long as `e`: it is charged as storing it, so that a chain
+ * (or a loop that keeps what it catches) costs what it holds.
+ */
+function linkContext(rt: Runtime, e: PyException, context: PyException): void {
+  if (e === context || e.context !== null) return;
+  if (context !== e.cause) rt.budget.alloc(storedSize(context));
+  e.context = context;
+}
+
 /** Up to n items of an iterator: unpacking stops at the first surplus item, as CPython's does. */
 function takeAtMost(it: PyIterator, n: number): Value[] {
   const out: Value[] = [];
@@ -667,6 +678,7 @@ class Compiler implements ClosureCompiler {
   }
 
   private raise(s: A.Raise, scope: Scope): Stmt {
+    const rt = this.rt;
     const exc = s.exc ? this.expr(s.exc, scope) : null;
     const cause = s.cause ? this.expr(s.cause, scope) : null;
     const toException = (v: Value): PyException => {
@@ -683,10 +695,12 @@ class Compiler implements ClosureCompiler {
       const go = ([e, c]: Value[]): never => {
         const error = toException(e!);
         if (cause) {
-          error.cause = c === null ? null : toException(c!);
+          const linked = c === null ? null : toException(c!);
+          if (linked !== null && linked !== error.cause) rt.budget.alloc(storedSize(linked));
+          error.cause = linked;
           error.suppressContext = true;
         }
-        if (f.handling && f.handling !== error) error.context ??= f.handling;
+        if (f.handling) linkContext(rt, error, f.handling);
         throw error;
       };
       return isPending(parts) ? parts.then(go) : go(parts);
@@ -736,7 +750,7 @@ class Compiler implements ClosureCompiler {
         r = h.body(f);
       } catch (e) {
         done();
-        if (e instanceof PyException && e !== error) e.context ??= error;
+        if (e instanceof PyException) linkContext(rt, e, error);
         throw e;
       }
       if (isPending(r)) {
@@ -748,7 +762,7 @@ class Compiler implements ClosureCompiler {
             },
             (e) => {
               done();
-              if (e instanceof PyException && e !== error) e.context ??= error;
+              if (e instanceof PyException) linkContext(rt, e, error);
               throw e;
             },
           ),

@@ -4,6 +4,7 @@
 // trace for every KeyError a script raises and catches would be slow, and a script never sees
 // JS stacks anyway. Anything thrown that is not a PyException (ResourceLimitError, a bug) passes
 // through `try/except` untouched.
+import { EXCEPTION, storedSize, TRACE_ENTRY } from "./sizes.js";
 import { PyObject, PyTuple, type Value } from "./values.js";
 
 /** An exception class: `ValueError`, `KeyError`... Calling it makes a PyException. */
@@ -105,6 +106,14 @@ export class PyException extends PyObject {
 
   get typeName(): string {
     return this.type.name;
+  }
+
+  /** Its cause and context are charged apart, as they are linked (linkedException). */
+  heapBytes(): number {
+    let bytes = EXCEPTION + TRACE_ENTRY * this.traceback.length;
+    for (const a of this.args) bytes += storedSize(a);
+    for (const v of this.attrs.values()) bytes += storedSize(v);
+    return bytes;
   }
 
   pyRepr(repr: (v: Value) => string): string {

@@ -15,6 +15,7 @@ const gc = runInNewContext("gc") as () => void;
 v8.setFlagsFromString("--no-flush-bytecode");
 
 function heapUsed(): number {
+  // Twice: what the first collection finalizes, the second frees.
   gc();
   gc();
   return process.memoryUsage().heapUsed;
@@ -49,6 +50,9 @@ async function measure(script: string): Promise<Measure> {
 }
 
 const N = 100_000;
+/** For rows of objects of 100 bytes or more: as much heap as N slots, or more, in less time. */
+const few = N / 4;
+const loopN = N / 10;
 
 /** Scripts that keep what they allocate in the global `x`. */
 const ROWS: Record<string, string> = {
@@ -63,21 +67,24 @@ const ROWS: Record<string, string> = {
   "str.split": `s = ''\nfor i in range(${N}):\n    s += str(i) + ' '\nx = s.split()`,
   "a dict of ints": `x = {i: i for i in range(${N})}`,
   "a dict of strs": `x = {str(i): str(i) for i in range(${N})}`,
-  "a list of small dicts": `x = [{'id': i, 'name': 'n'} for i in range(${N})]`,
+  "a list of small dicts": `x = [{'id': i, 'name': 'n'} for i in range(${few})]`,
   "a set": `x = set(range(${N}))`,
-  "a list of tuples": `x = [(i, str(i)) for i in range(${N})]`,
-  "list(zip)": `x = list(zip(range(${N}), range(${N})))`,
+  "a list of tuples": `x = [(i, str(i)) for i in range(${few})]`,
+  "list(zip)": `x = list(zip(range(${few}), range(${few})))`,
   "dict(zip)": `x = dict(zip(range(${N}), range(${N})))`,
-  "list(enumerate)": `x = list(enumerate(range(${N})))`,
-  "a list of zip objects": `x = [zip([i], [i]) for i in range(${N})]`,
-  "a list of map objects": `x = [map(abs, [i]) for i in range(${N})]`,
-  "a list of enumerate objects": `x = [enumerate([i]) for i in range(${N})]`,
-  "a list of list iterators": `x = [iter([i]) for i in range(${N})]`,
-  "a list of range iterators": `x = [iter(range(i)) for i in range(${N})]`,
-  "a list of dict views": `d = {1: 2}\nx = [d.items() for i in range(${N})]`,
-  "nested lists": `x = [[i, i] for i in range(${N})]`,
-  closures: `def make(i):\n    return lambda: i\nx = [make(i) for i in range(${N})]`,
-  "bound methods": `y = []\nx = [y.append for i in range(${N})]`,
+  "list(enumerate)": `x = list(enumerate(range(${few})))`,
+  "a list of zip objects": `x = [zip([i], [i]) for i in range(${few})]`,
+  "a list of map objects": `x = [map(abs, [i]) for i in range(${few})]`,
+  "a list of enumerate objects": `x = [enumerate([i]) for i in range(${few})]`,
+  "a list of list iterators": `x = [iter([i]) for i in range(${few})]`,
+  "a list of range iterators": `x = [iter(range(i)) for i in range(${few})]`,
+  "a list of dict views": `d = {1: 2}\nx = [d.items() for i in range(${few})]`,
+  "nested lists": `x = [[i, i] for i in range(${few})]`,
+  "exceptions kept in a list": `x = []\nfor i in range(${loopN}):\n    try:\n        raise ValueError(i)\n    except ValueError as e:\n        x.append(e)`,
+  "chained exceptions kept": `x = []\nfor i in range(${loopN}):\n    try:\n        try:\n            {}[i]\n        except KeyError as k:\n            raise ValueError(i) from k\n    except ValueError as e:\n        x.append(e)`,
+  "an implicit context chain": `x = ValueError(0)\nfor i in range(${loopN}):\n    try:\n        try:\n            raise x\n        except ValueError:\n            raise ValueError(i)\n    except ValueError as e:\n        x = e`,
+  closures: `def make(i):\n    return lambda: i\nx = [make(i) for i in range(${few})]`,
+  "bound methods": `y = []\nx = [y.append for i in range(${few})]`,
   "a, *x = ...": `a, *x = range(${N})`,
   "tuple()": `x = tuple(range(${N}))`,
   sorted: `x = sorted(range(${N / 2}))`,
@@ -94,16 +101,17 @@ describe("memory charged against memory used", () => {
 });
 
 describe("allocation attacks stop at max_memory_bytes", () => {
-  // Steps are no object here: the memory budget must be what stops each.
+  // A quarter of the default budget, to be quick; steps are no object: memory must stop each.
+  const budget = 16 * 2 ** 20;
   const stops = async (script: string): Promise<SandboxResult> => {
-    const before = process.memoryUsage().heapUsed;
+    const before = heapUsed();
     const started = performance.now();
-    const r = await execute(script, { limits: { max_steps: 100_000_000 } });
+    const r = await execute(script, { limits: { max_steps: 100_000_000, max_memory_bytes: budget } });
     expect(r.error?.type).toBe("ResourceLimitError");
     expect(r.error?.message).toMatch(/max_memory_bytes/);
-    expect(r.stats.memory_bytes).toBeLessThanOrEqual(67_108_864);
-    // Stopped well before the real heap passed twice the budget (generous: the machine is shared).
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 * 67_108_864);
+    expect(r.stats.memory_bytes).toBeLessThanOrEqual(budget);
+    // What the script made is still in the heap, uncollected: far less than the 10x of old.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(3 * budget);
     expect(performance.now() - started).toBeLessThan(5000);
     return r;
   };
@@ -114,6 +122,18 @@ describe("allocation attacks stop at max_memory_bytes", () => {
 
   it("list() of a long str is refused before its characters are split", async () => {
     await stops("s = 'a' * 3 * 10**7\nbig = list(s)");
+  });
+
+  it("exceptions a loop keeps", async () => {
+    await stops("errs = []\nwhile True:\n    try:\n        raise ValueError('x')\n    except ValueError as e:\n        errs.append(e)");
+  });
+
+  it("a chain of exceptions linked by raise ... from", async () => {
+    await stops("e = None\nwhile True:\n    try:\n        raise ValueError('x') from e\n    except ValueError as caught:\n        e = caught");
+  });
+
+  it("an implicit chain: each exception raised while handling the last", async () => {
+    await stops("e = ValueError(0)\nwhile True:\n    try:\n        try:\n            raise e\n        except ValueError:\n            raise ValueError(1)\n    except ValueError as caught:\n        e = caught");
   });
 });
 
