@@ -753,7 +753,9 @@ class Generator {
         // `[*a, b]`: the starred elements' items spliced in, as the closure tier's displays do.
         const starred = e.elts.map((x) => x.kind === "Starred");
         const array = starred.includes(true) ? `spliceStarred(rt, [${items.join(", ")}], ${this.constant(starred)}, true)` : `[${items.join(", ")}]`;
-        this.step(e.kind === "List" ? `${t} = rt.newList(${array});` : `${t} = new PyTuple(${array});`);
+        // spliceStarred charges what it collects: a starred display's list is paid for.
+        const list = starred.includes(true) ? `new PyList(${array})` : `rt.newList(${array})`;
+        this.step(e.kind === "List" ? `${t} = ${list};` : `${t} = new PyTuple(${array});`);
         return t;
       }
       case "Dict":

@@ -1131,7 +1131,9 @@ class Compiler implements ClosureCompiler {
         return this.subscriptKey(e, scope);
       case "List": {
         const items = this.elements(e.elts, scope);
-        const make = (xs: Value[]): Value => rt.newList(xs);
+        // spliceStarred charges what it collects: a starred display's list is paid for.
+        const spliced = e.elts.some((x) => x.kind === "Starred");
+        const make = (xs: Value[]): Value => (spliced ? new PyList(xs) : rt.newList(xs));
         return (f) => then(items(f), make);
       }
       case "Tuple": {
@@ -1956,12 +1958,14 @@ function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
 /**
  * The items of a display whose elements are `values`, each one marked in `starred` replaced by its
  * items (`[*a, b]`). `reword`: CPython 3.11 re-words a bad `*x` in list and tuple displays.
+ * Everything is charged as it is collected (the starred items by rt.toList).
  */
 export function spliceStarred(rt: Runtime, values: readonly Value[], starred: readonly boolean[], reword: boolean): Value[] {
   const out: Value[] = [];
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (!starred[i]) {
+      rt.budget.alloc(storedSize(v));
       out.push(v);
       continue;
     }

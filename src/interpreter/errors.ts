@@ -20,6 +20,11 @@ export class PyExcType extends PyObject {
     return "type";
   }
 
+  /** Made once, shared by every execution: a reference to it costs the slot only. */
+  heapBytes(): number {
+    return 0;
+  }
+
   isSubclassOf(other: PyExcType): boolean {
     for (let t: PyExcType | null = this; t; t = t.base) if (t === other) return true;
     return false;

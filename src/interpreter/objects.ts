@@ -3,7 +3,7 @@
 import type { Budget } from "./budget.js";
 import { pyError } from "./errors.js";
 import type { Kwargs, NativeContext, NativeFn } from "./native.js";
-import { BOUND_METHOD, CLOSURE, ITERATOR } from "./sizes.js";
+import { BOUND_METHOD, CLOSURE, COROUTINE, ITERATOR } from "./sizes.js";
 import { type PyDict, PyObject, PyTuple, type Value } from "./values.js";
 
 /** A suspended evaluation: the promise settles with what the evaluation would have produced. */
@@ -36,6 +36,11 @@ export class PyBuiltin extends PyObject {
 
   get typeName(): string {
     return "builtin_function_or_method";
+  }
+
+  /** Made once, shared by every execution: a reference to it costs the slot only. */
+  heapBytes(): number {
+    return 0;
   }
 
   pyRepr(): string {
@@ -103,6 +108,11 @@ export class PyType extends PyObject {
     return "type";
   }
 
+  /** Made once, shared by every execution: a reference to it costs the slot only. */
+  heapBytes(): number {
+    return 0;
+  }
+
   pyRepr(): string {
     return `<class '${this.name}'>`;
   }
@@ -151,6 +161,10 @@ export class PyCoroutine extends PyObject {
     return "coroutine";
   }
 
+  heapBytes(): number {
+    return COROUTINE;
+  }
+
   pyRepr(): string {
     return `<coroutine object ${this.name}>`;
   }
@@ -175,6 +189,10 @@ export class PyFuture extends PyObject {
 
   get typeName(): string {
     return "Future";
+  }
+
+  heapBytes(): number {
+    return COROUTINE;
   }
 
   pyRepr(): string {

@@ -35,6 +35,10 @@ export const OBJECT = 48;
 export const ITERATOR = 112;
 /** Each further closure an iterator holds: the cursors of its inputs, its own state. */
 export const CLOSURE = 72;
+/** PyCoroutine or PyFuture and the closure that starts it, with what that closure holds. */
+export const COROUTINE = 248;
+/** PyBytes, its Uint8Array and ArrayBuffer, before the bytes themselves. */
+export const BYTES = 240;
 /** PyBoundMethod and its calling closure. */
 export const BOUND_METHOD = 144;
 /** PyFunction (code, defaults, closure array): its cells are charged apart. */
@@ -98,7 +102,7 @@ export function sizeOf(v: Value): number {
   }
   if (v instanceof PyList) return LIST;
   if (v instanceof PyDict || v instanceof PySet) return DICT;
-  if (v instanceof PyBytes) return OBJECT + v.bytes.length;
+  if (v instanceof PyBytes) return BYTES + v.bytes.length;
   if (v instanceof PyRange) return OBJECT;
   if (v instanceof PyObject && typeof (v as Partial<Sized>).heapBytes === "function") return (v as unknown as Sized).heapBytes();
   return OBJECT;

@@ -86,6 +86,9 @@ const ROWS: Record<string, string> = {
   closures: `def make(i):\n    return lambda: i\nx = [make(i) for i in range(${few})]`,
   "bound methods": `y = []\nx = [y.append for i in range(${few})]`,
   "a, *x = ...": `a, *x = range(${N})`,
+  "[*x] displays": `y = [1, 2]\nx = [[*y, 0.5] for i in range(${few})]`,
+  "coroutines": `async def f(i):\n    return i\nx = [f(i) for i in range(${few})]`,
+  "bytes objects": `x = [bytes(10) for i in range(${few})]`,
   "tuple()": `x = tuple(range(${N}))`,
   sorted: `x = sorted(range(${N / 2}))`,
 };
