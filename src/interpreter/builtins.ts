@@ -7,7 +7,7 @@ import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs,
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf } from "./repr.js";
-import { CLOSURE, ITERATOR, MAP_ENTRY } from "./sizes.js";
+import { CLOSURE, headerSize, ITERATOR, MAP_ENTRY } from "./sizes.js";
 import { cpLength } from "./strings.js";
 import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
 import { maketrans } from "./methods/str.js";
@@ -57,9 +57,14 @@ export const ABSENT_BUILTINS: Record<string, string> = {
 };
 
 
-/** `closures`: how many closures `next` reaches (its own, its inputs' cursors), for its size. */
-function iterator(next: () => Value | typeof DONE, kind: string, closures = 1): PyIterator {
-  return new PyIterator(next, kind, ITERATOR + CLOSURE * closures);
+/**
+ * For its size: `closures`, how many closures `next` reaches (its own, its inputs' cursors), and
+ * the `inputs` it keeps alive.
+ */
+function iterator(next: () => Value | typeof DONE, kind: string, closures: number, inputs: readonly Value[]): PyIterator {
+  let bytes = ITERATOR + CLOSURE * closures;
+  for (const v of inputs) bytes += headerSize(v);
+  return new PyIterator(next, kind, bytes);
 }
 
 // ------------------------------------------------------------------ conversions
@@ -548,7 +553,7 @@ function enumerate(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Va
     const t = new PyTuple([i, v]);
     i = typeof i === "number" && i < Number.MAX_SAFE_INTEGER ? i + 1 : binary("+", i, 1, ctx.budget);
     return t;
-  }, "enumerate", 2);
+  }, "enumerate", 2, [iterable!]);
 }
 
 function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -560,7 +565,7 @@ function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
     }
   }
   const cursors = args.map((a) => iterate(a));
-  if (cursors.length === 0) return iterator(() => DONE, "zip");
+  if (cursors.length === 0) return iterator(() => DONE, "zip", 1, args);
   let finished = false;
   // Each row is collected here, then copied into a tuple of its exact size (an array grown by
   // push keeps room for 17 items: 152 bytes for a pair).
@@ -580,7 +585,7 @@ function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
     }
     ctx.budget.step(1);
     return new PyTuple(row.slice());
-  }, "zip", cursors.length + 2);
+  }, "zip", cursors.length + 2, args);
 }
 
 function map(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -597,7 +602,7 @@ function map(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
     }
     ctx.budget.step(1);
     return ctx.call(fn, row);
-  }, "map", cursors.length + 2);
+  }, "map", cursors.length + 2, args.slice(1));
 }
 
 function filter(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -611,7 +616,7 @@ function filter(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
       if (truthy(fn === null ? v : ctx.call(fn, [v]))) return v;
     }
     return DONE;
-  }, "filter", 2);
+  }, "filter", 2, [iterable]);
 }
 
 function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -624,7 +629,7 @@ function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   // A copy, charged as it is made.
   const items = ctx.toList(v);
   let i = items.length;
-  return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed");
+  return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed", 1, []);
 }
 
 const NO_SORT_ARGS: readonly (Value | undefined)[] = [undefined, undefined];
@@ -710,7 +715,7 @@ function iter(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
   noKwargs("iter", kwargs);
   if (args.length !== 1) throw pyError("TypeError", `iter expected 1 argument, got ${args.length}`);
   if (args[0] instanceof PyIterator) return args[0];
-  return iterator(iterate(args[0]!), `${typeName(args[0]!)}_iterator`);
+  return iterator(iterate(args[0]!), `${typeName(args[0]!)}_iterator`, 1, args);
 }
 
 function hashBuiltin(_ctx: NativeContext, args: Value[]): Value {

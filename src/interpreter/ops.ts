@@ -4,7 +4,7 @@ import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
-import { entrySize, SLOT, storedSize } from "./sizes.js";
+import { entrySize, MAP_ENTRY, SLOT, storedSize } from "./sizes.js";
 import { cpAt, cpChars, cpIterate, cpLength, cpSlice, isSimple, sliceIndices } from "./strings.js";
 import { Tensor, tensorContains, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
 import {
@@ -411,7 +411,7 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
   if (a instanceof PyList) {
     if (op === "+") {
       if (b instanceof PyList) {
-        budget.alloc(8 * (a.items.length + b.items.length));
+        budget.alloc(SLOT * (a.items.length + b.items.length));
         budget.step(a.items.length + b.items.length);
         return new PyList(a.items.concat(b.items));
       }
@@ -429,7 +429,7 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
   if (a instanceof PyTuple) {
     if (op === "+") {
       if (b instanceof PyTuple) {
-        budget.alloc(8 * (a.items.length + b.items.length));
+        budget.alloc(SLOT * (a.items.length + b.items.length));
         budget.step(a.items.length + b.items.length);
         return new PyTuple([...a.items, ...b.items]);
       }
@@ -446,7 +446,7 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
   }
   if (a instanceof PyDict && b instanceof PyDict && op === "|") {
     const out = new PyDict();
-    budget.alloc(16 * (a.size + b.size));
+    budget.alloc(MAP_ENTRY * (a.size + b.size));
     budget.step(a.size + b.size);
     out.update(a);
     out.update(b);
@@ -497,7 +497,7 @@ function repeatString(s: string, n: number, budget: Budget): string {
 
 function repeatItems(items: readonly Value[], n: number, budget: Budget): Value[] {
   if (n <= 0 || items.length === 0) return [];
-  budget.alloc(8 * items.length * n);
+  budget.alloc(SLOT * items.length * n);
   budget.step(items.length * n);
   const out: Value[] = [];
   for (let i = 0; i < n; i++) for (const item of items) out.push(item);
@@ -511,19 +511,23 @@ function setOperation(op: BinaryOp, a: PySet, b: PySet, budget: Budget): PySet |
     case "|":
       for (const v of a.values()) out.add(v);
       for (const v of b.values()) out.add(v);
-      return out;
+      break;
     case "&":
       for (const v of a.values()) if (b.has(v)) out.add(v);
-      return out;
+      break;
     case "-":
       for (const v of a.values()) if (!b.has(v)) out.add(v);
-      return out;
+      break;
     case "^":
       for (const v of a.values()) if (!b.has(v)) out.add(v);
       for (const v of b.values()) if (!a.has(v)) out.add(v);
-      return out;
+      break;
+    default:
+      return null;
   }
-  return null;
+  // Its entries, counted once made (as set.union does); the work was bounded by the steps above.
+  budget.alloc(MAP_ENTRY * out.size);
+  return out;
 }
 
 // ------------------------------------------------------------------ unary operators

@@ -117,6 +117,17 @@ function scalarBytes(v: Value): number {
   return 0;
 }
 
+/**
+ * The fixed part of a container an iterator keeps alive: its items are paid for where they are,
+ * but a list made only to be iterated (`zip([i], [j])`) was never stored, so its header never was.
+ */
+export function headerSize(v: Value): number {
+  if (v instanceof PyList) return LIST;
+  if (v instanceof PyTuple) return TUPLE;
+  if (v instanceof PyDict || v instanceof PySet) return DICT;
+  return 0;
+}
+
 /** The memory a value keeps alive when stored in a list, a tuple or a conversion's result. */
 export function storedSize(v: Value): number {
   return SLOT + sizeOf(v);

@@ -4,7 +4,7 @@ import { pyError, PyException, EXC } from "../errors.js";
 import { bind, intArg, type NativeContext, type NativeMethod, noKwargs } from "../native.js";
 import { DONE, PyDictView } from "../objects.js";
 import { compare, equals, hashOf, iterate, storedSize } from "../ops.js";
-import { entrySize } from "../sizes.js";
+import { entrySize, MAP_ENTRY, SLOT } from "../sizes.js";
 import { repr } from "../repr.js";
 import { sliceIndices } from "../strings.js";
 import { PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
@@ -525,7 +525,7 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
   copy(ctx, self, args, kwargs) {
     noKwargs("list.copy", kwargs);
     if (args.length) throw pyError("TypeError", `list.copy() takes no arguments (${args.length} given)`);
-    ctx.budget.alloc(8 * self.items.length);
+    ctx.budget.alloc(SLOT * self.items.length);
     ctx.budget.step(self.items.length);
     return new PyList([...self.items]);
   },
@@ -549,7 +549,7 @@ function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kw
   if (source !== undefined) {
     if (source instanceof PyDict) {
       ctx.budget.step(source.size);
-      ctx.budget.alloc(32 * source.size);
+      ctx.budget.alloc(MAP_ENTRY * source.size);
       d.update(source);
     } else {
       // Pair by pair, as CPython: the pairs an iterator makes (zip's) are temporaries, never all kept.
@@ -652,7 +652,7 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
     noKwargs("dict.copy", kwargs);
     if (args.length) throw pyError("TypeError", `dict.copy() takes no arguments (${args.length} given)`);
     ctx.budget.step(self.size);
-    ctx.budget.alloc(32 * self.size);
+    ctx.budget.alloc(MAP_ENTRY * self.size);
     const out = new PyDict();
     out.update(self);
     return out;
@@ -664,7 +664,7 @@ export function dictFromKeys(ctx: NativeContext, args: Value[]): PyDict {
   arity("fromkeys", args, 1, 2);
   const out = new PyDict();
   const keys = ctx.toList(args[0]!);
-  ctx.budget.alloc(32 * keys.length);
+  ctx.budget.alloc(MAP_ENTRY * keys.length);
   for (const k of keys) {
     hashOf(k);
     out.set(k, args[1] ?? null);
@@ -693,34 +693,39 @@ function fresh(self: PySet): PySet {
   return new PySet(self.frozen);
 }
 
+/** A new set's entries, counted once made: the work was bounded by the steps charged first. */
+function charged(ctx: NativeContext, out: PySet): PySet {
+  ctx.budget.alloc(MAP_ENTRY * out.size);
+  return out;
+}
+
 const SET_READING: Record<string, NativeMethod<PySet>> = {
   copy(ctx, self) {
     ctx.budget.step(self.size);
     const out = fresh(self);
     for (const v of self.values()) out.add(v);
-    return out;
+    return charged(ctx, out);
   },
   union(ctx, self, args) {
     ctx.budget.step(self.size);
     const out = fresh(self);
     for (const v of self.values()) out.add(v);
     for (const other of otherSets(ctx, args)) for (const v of other.values()) out.add(v);
-    ctx.budget.alloc(16 * out.size);
-    return out;
+    return charged(ctx, out);
   },
   intersection(ctx, self, args) {
     const others = otherSets(ctx, args);
     const out = fresh(self);
     ctx.budget.step(self.size * Math.max(1, others.length));
     for (const v of self.values()) if (others.every((o) => o.has(v))) out.add(v);
-    return out;
+    return charged(ctx, out);
   },
   difference(ctx, self, args) {
     const others = otherSets(ctx, args);
     const out = fresh(self);
     ctx.budget.step(self.size * Math.max(1, others.length));
     for (const v of self.values()) if (!others.some((o) => o.has(v))) out.add(v);
-    return out;
+    return charged(ctx, out);
   },
   symmetric_difference(ctx, self, args) {
     if (args.length !== 1) throw pyError("TypeError", `symmetric_difference() takes exactly one argument (${args.length} given)`);
@@ -729,7 +734,7 @@ const SET_READING: Record<string, NativeMethod<PySet>> = {
     const out = fresh(self);
     for (const v of self.values()) if (!other.has(v)) out.add(v);
     for (const v of other.values()) if (!self.has(v)) out.add(v);
-    return out;
+    return charged(ctx, out);
   },
   issubset(ctx, self, args) {
     const [other] = otherSets(ctx, args) as [PySet];
@@ -752,7 +757,7 @@ const SET_WRITING: Record<string, NativeMethod<PySet>> = {
   add(ctx, self, args) {
     if (args.length !== 1) throw pyError("TypeError", `set.add() takes exactly one argument (${args.length} given)`);
     hashOf(args[0]!);
-    ctx.budget.alloc(16 + storedSize(args[0]!));
+    ctx.budget.alloc(entrySize(args[0]!, null));
     self.add(args[0]!);
     return null;
   },
@@ -779,7 +784,7 @@ const SET_WRITING: Record<string, NativeMethod<PySet>> = {
   },
   update(ctx, self, args) {
     for (const other of otherSets(ctx, args)) for (const v of other.values()) self.add(v);
-    ctx.budget.alloc(16 * self.size);
+    ctx.budget.alloc(MAP_ENTRY * self.size);
     return null;
   },
   intersection_update(ctx, self, args) {
