@@ -61,10 +61,10 @@ export const ABSENT_BUILTINS: Record<string, string> = {
  * For its size: `closures`, how many closures `next` reaches (its own, its inputs' cursors), and
  * the `inputs` it keeps alive.
  */
-function iterator(next: () => Value | typeof DONE, kind: string, closures: number, inputs: readonly Value[]): PyIterator {
+function iterator(next: () => Value | typeof DONE, kind: string, closures: number, inputs: readonly Value[], paid = false): PyIterator {
   let bytes = ITERATOR + CLOSURE * closures;
   for (const v of inputs) bytes += headerSize(v);
-  return new PyIterator(next, kind, bytes);
+  return new PyIterator(next, kind, bytes, paid);
 }
 
 // ------------------------------------------------------------------ conversions
@@ -629,7 +629,7 @@ function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   // A copy, charged as it is made.
   const items = ctx.toList(v);
   let i = items.length;
-  return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed", 1, []);
+  return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed", 1, [], true);
 }
 
 const NO_SORT_ARGS: readonly (Value | undefined)[] = [undefined, undefined];
@@ -715,7 +715,10 @@ function iter(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
   noKwargs("iter", kwargs);
   if (args.length !== 1) throw pyError("TypeError", `iter expected 1 argument, got ${args.length}`);
   if (args[0] instanceof PyIterator) return args[0];
-  return iterator(iterate(args[0]!), `${typeName(args[0]!)}_iterator`, 1, args);
+  const v = args[0]!;
+  // What it yields exists already, but for the pairs of dict.items(), made as it goes.
+  const paid = !(v instanceof PyDictView && v.kind === "items");
+  return iterator(iterate(v), `${typeName(v)}_iterator`, 1, args, paid);
 }
 
 function hashBuiltin(_ctx: NativeContext, args: Value[]): Value {

@@ -2046,7 +2046,8 @@ export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): V
 
 export function listIterator(items: Value[]): PyIterator {
   let i = 0;
-  return new PyIterator(() => (i < items.length ? items[i++]! : DONE), "generator");
+  // Its comprehension charged the items as it stored them.
+  return new PyIterator(() => (i < items.length ? items[i++]! : DONE), "generator", undefined, true);
 }
 
 export { PyCoroutine };

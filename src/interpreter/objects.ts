@@ -126,6 +126,11 @@ export class PyIterator extends PyObject {
     readonly kind = "iterator",
     /** What it holds in the heap (sizes.ts): itself, `next`, and the closures `next` reaches. */
     private readonly bytes = ITERATOR + CLOSURE,
+    /**
+     * Its items exist already and were paid for where they are (a container's, a generator
+     * expression's): collecting them costs a slot each, not their size again.
+     */
+    readonly paid = false,
   ) {
     super();
   }

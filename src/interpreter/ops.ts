@@ -1100,8 +1100,8 @@ export function rewordNotIterable(e: unknown, v: Value, message: (type: string) 
 
 /**
  * All items of an iterable, one step each, and their memory charged before it is taken: a slot
- * each for the items of a container (they exist already, paid for where they are), and
- * storedSize() for what an iterator or a str makes as it goes (zip's tuples, map's results).
+ * each for the items of a container or a `paid` iterator (they exist already, paid for where
+ * they are), and storedSize() for what an iterator makes as it goes (zip's tuples, map's results).
  */
 export function iterateToArray(v: Value, budget: Budget): Value[] {
   if (v instanceof PyList || v instanceof PyTuple) {
@@ -1118,11 +1118,12 @@ export function iterateToArray(v: Value, budget: Budget): Value[] {
   }
   const existing = v instanceof PyDict || v instanceof PySet || (v instanceof PyDictView && v.kind !== "items");
   if (existing) budget.alloc(SLOT * (v instanceof PyDictView ? v.dict.size : v.size));
+  const paid = v instanceof PyIterator && v.paid;
   const next = iterate(v);
   const out: Value[] = [];
   for (let item = next(); item !== DONE; item = next()) {
     budget.step(1);
-    if (!existing) budget.alloc(storedSize(item));
+    if (!existing) budget.alloc(paid ? SLOT : storedSize(item));
     out.push(item);
   }
   return out;

@@ -9,6 +9,8 @@
 //   function, a float, a string's characters) is charged when it is stored: put in a container,
 //   collected by a conversion, or linked as an exception's cause or context. A temporary that is
 //   never kept (the pair of `for k, v in d.items()`, an exception raised and caught) is not.
+// A few results made natively in one go (str.split's pieces, set algebra) are charged as soon as
+// they are made: the steps charged for the work beforehand bound how large they can get.
 // A value stored twice is charged twice (an over-estimate; only the slot is real the second time).
 import { PyBytes, PyDict, PyFloat, PyList, PyObject, PyRange, PySet, PyTuple, type Value } from "./values.js";
 

@@ -98,12 +98,20 @@ const ROWS: Record<string, string> = {
   "bytes objects": `x = [bytes(10) for i in range(${few})]`,
   "tuple()": `x = tuple(range(${N}))`,
   sorted: `x = sorted(range(${N / 2}))`,
+  "sorted() of a generator of strs": `y = [str(i) for i in range(${few})]\nx = sorted(s for s in y)`,
+  "list() of an iterator over tuples": `y = [(i, i) for i in range(${few})]\nx = [list(iter(y)), list(reversed(y))]`,
 };
 
 describe("memory charged against memory used", () => {
+  const within = (m: Measure) => m.measured >= 0.5 * m.charged && m.measured <= 2 * m.charged;
   it.each(Object.entries(ROWS))("%s: charged within a factor of 2 of the heap growth", async (_name, script) => {
-    const m = await measure(script);
-    expect(m.measured).toBeGreaterThan(0);
+    let m = await measure(script);
+    if (!within(m)) {
+      // The heap of a test worker now and then frees a few MB of its own between two measures:
+      // a row out of bounds is measured twice more, and the median decides.
+      const runs = [m, await measure(script), await measure(script)].sort((x, y) => x.measured - y.measured);
+      m = runs[1]!;
+    }
     const ratio = m.measured / m.charged;
     expect(ratio, `charged ${m.charged} bytes, measured ${m.measured}`).toBeGreaterThanOrEqual(0.5);
     expect(ratio, `charged ${m.charged} bytes, measured ${m.measured}`).toBeLessThanOrEqual(2);
