@@ -7,6 +7,7 @@ import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs,
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
+import { CLOSURE, headerSize, ITERATOR, MAP_ENTRY } from "./sizes.js";
 import { cpLength } from "./strings.js";
 import { bitLength, divSteps, linearSteps, mulSteps, powSteps, radixSteps } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
@@ -62,8 +63,14 @@ export const ABSENT_BUILTINS: ReadonlyMap<string, string> = new Map(Object.entri
 }));
 
 
-function iterator(next: () => Value | typeof DONE, kind: string): PyIterator {
-  return new PyIterator(next, kind);
+/**
+ * For its size: `closures`, how many closures `next` reaches (its own, its inputs' cursors), and
+ * the `inputs` it keeps alive.
+ */
+function iterator(next: () => Value | typeof DONE, kind: string, closures: number, inputs: readonly Value[], paid = false): PyIterator {
+  let bytes = ITERATOR + CLOSURE * closures;
+  for (const v of inputs) bytes += headerSize(v);
+  return new PyIterator(next, kind, bytes, paid);
 }
 
 // ------------------------------------------------------------------ conversions
@@ -220,8 +227,8 @@ function toStr(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
 function toList(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("list", kwargs);
   if (args.length > 1) throw pyError("TypeError", `list expected at most 1 argument, got ${args.length}`);
+  // ctx.toList charges the items as it collects them.
   const items = args.length ? ctx.toList(args[0]!) : [];
-  ctx.budget.alloc(8 * items.length);
   return new PyList(items);
 }
 
@@ -231,7 +238,6 @@ function toTuple(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Valu
   if (!args.length) return EMPTY_TUPLE;
   if (args[0] instanceof PyTuple) return args[0];
   const items = ctx.toList(args[0]!);
-  ctx.budget.alloc(8 * items.length);
   return new PyTuple(items);
 }
 
@@ -243,7 +249,7 @@ function toSet(frozen: boolean): NativeFn {
     const s = new PySet(frozen);
     if (args.length) {
       const items = ctx.toList(args[0]!);
-      ctx.budget.alloc(16 * items.length);
+      ctx.budget.alloc(MAP_ENTRY * items.length);
       for (const item of items) {
         hashOf(item);
         s.add(item);
@@ -626,7 +632,7 @@ function enumerate(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Va
     const t = new PyTuple([i, v]);
     i = typeof i === "number" && i < Number.MAX_SAFE_INTEGER ? i + 1 : binary("+", i, 1, ctx.budget);
     return t;
-  }, "enumerate");
+  }, "enumerate", 2, [iterable!]);
 }
 
 function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -638,11 +644,13 @@ function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
     }
   }
   const cursors = args.map((a) => iterate(a));
-  if (cursors.length === 0) return iterator(() => DONE, "zip");
+  if (cursors.length === 0) return iterator(() => DONE, "zip", 1, args);
   let finished = false;
+  // Each row is collected here, then copied into a tuple of its exact size (an array grown by
+  // push keeps room for 17 items: 152 bytes for a pair).
+  const row: Value[] = cursors.map(() => null);
   return iterator(() => {
     if (finished) return DONE;
-    const row: Value[] = [];
     for (let i = 0; i < cursors.length; i++) {
       const v = cursors[i]!();
       if (v === DONE) {
@@ -652,11 +660,11 @@ function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
         }
         return DONE;
       }
-      row.push(v);
+      row[i] = v;
     }
     ctx.budget.step(1);
-    return new PyTuple(row);
-  }, "zip");
+    return new PyTuple(row.slice());
+  }, "zip", cursors.length + 2, args);
 }
 
 function map(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -673,7 +681,7 @@ function map(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
     }
     ctx.budget.step(1);
     return ctx.call(fn, row);
-  }, "map");
+  }, "map", cursors.length + 2, args.slice(1));
 }
 
 function filter(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -687,7 +695,7 @@ function filter(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
       if (truthy(fn === null ? v : ctx.call(fn, [v]))) return v;
     }
     return DONE;
-  }, "filter");
+  }, "filter", 2, [iterable]);
 }
 
 function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -697,9 +705,10 @@ function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   // Only sequences (and dicts and their views) can be reversed.
   const reversible = typeof v === "string" || v instanceof PyList || v instanceof PyTuple || v instanceof PyRange || v instanceof PyDict || v instanceof PyBytes || v instanceof PyDictView;
   if (!reversible) throw pyError("TypeError", `'${typeName(v)}' object is not reversible`);
-  const items = v instanceof PyDict ? [...v.keys()] : ctx.toList(v);
+  // A copy, charged as it is made.
+  const items = ctx.toList(v);
   let i = items.length;
-  return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed");
+  return iterator(() => (i > 0 ? items[--i]! : DONE), "reversed", 1, [], true);
 }
 
 const NO_SORT_ARGS: readonly (Value | undefined)[] = [undefined, undefined];
@@ -709,7 +718,6 @@ function sorted(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
   // sorted(x), the usual call, binds nothing.
   const [key, reverse] = kwargs === null ? NO_SORT_ARGS : bind("sorted", { names: ["key", "reverse"], required: 0 }, [], kwargs);
   const items = ctx.toList(args[0]!);
-  ctx.budget.alloc(8 * items.length);
   return new PyList(sortValues(ctx, items, key ?? null, reverseArg(reverse)));
 }
 
@@ -782,7 +790,10 @@ function iter(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
   noKwargs("iter", kwargs);
   if (args.length !== 1) throw pyError("TypeError", `iter expected 1 argument, got ${args.length}`);
   if (args[0] instanceof PyIterator) return args[0];
-  return iterator(iterate(args[0]!), `${typeName(args[0]!)}_iterator`);
+  const v = args[0]!;
+  // What it yields exists already, but for the pairs of dict.items(), made as it goes.
+  const paid = !(v instanceof PyDictView && v.kind === "items");
+  return iterator(iterate(v), `${typeName(v)}_iterator`, 1, args, paid);
 }
 
 function hashBuiltin(ctx: NativeContext, args: Value[]): Value {

@@ -25,6 +25,7 @@ import { pyError } from "./errors.js";
 import { FormatSpec } from "./format.js";
 import { Pending, DONE, PyBuiltin } from "./objects.js";
 import { compare, contains, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { entriesSize, entrySize } from "./sizes.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
 import { EMPTY_TUPLE, isOwnKey, MAX_OWN_KEY, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
@@ -160,6 +161,8 @@ const runtimeNames = () => ({
   Cell,
   Frame,
   storedSize,
+  entrySize,
+  entriesSize,
   listIterator,
   methodKind,
   EMPTY_TUPLE,
@@ -750,7 +753,9 @@ class Generator {
         // `[*a, b]`: the starred elements' items spliced in, as the closure tier's displays do.
         const starred = e.elts.map((x) => x.kind === "Starred");
         const array = starred.includes(true) ? `spliceStarred(rt, [${items.join(", ")}], ${this.constant(starred)}, true)` : `[${items.join(", ")}]`;
-        this.step(e.kind === "List" ? `${t} = rt.newList(${array});` : `${t} = new PyTuple(${array});`);
+        // spliceStarred charges what it collects: a starred display's list is paid for.
+        const list = starred.includes(true) ? `new PyList(${array})` : `rt.newList(${array})`;
+        this.step(e.kind === "List" ? `${t} = ${list};` : `${t} = new PyTuple(${array});`);
         return t;
       }
       case "Dict":
@@ -799,10 +804,10 @@ class Generator {
     if (e.kind === "DictComp") {
       const k = this.expr(e.key, scope);
       const v = this.expr(e.value, scope);
-      this.step(`rt.hash(${k}); rt.budget.alloc(storedSize(${v}) + 16); ${acc}.set(${k}, ${v});`);
+      this.step(`rt.hash(${k}); rt.budget.alloc(entrySize(${k}, ${v})); ${acc}.set(${k}, ${v});`);
     } else {
       const v = this.expr(e.elt, scope);
-      if (e.kind === "SetComp") this.step(`rt.hash(${v}); rt.budget.alloc(storedSize(${v})); ${acc}.add(${v});`);
+      if (e.kind === "SetComp") this.step(`rt.hash(${v}); rt.budget.alloc(entrySize(${v}, null)); ${acc}.add(${v});`);
       else this.step(`rt.budget.alloc(storedSize(${v})); ${acc}.push(${v});`);
     }
     for (const label of labels.reverse()) this.closeLoop(label);
@@ -926,7 +931,7 @@ class Generator {
     // One lookup, not two: a new key is charged just after it is stored. (A memory error ends the
     // script, which no handler can catch, so the entry it leaves is never seen.)
     const size = this.temp();
-    this.step(`if (${c} instanceof PyDict && ${ownKey(k, true)}) { ${size} = ${c}.map.size; ${c}.map.set(${k}, ${v}); if (${c}.map.size !== ${size}) rt.budget.alloc(storedSize(${v}) + 16); } else setItem(${c}, ${k}, ${v}, rt.budget);`);
+    this.step(`if (${c} instanceof PyDict && ${ownKey(k, true)}) { ${size} = ${c}.map.size; ${c}.map.set(${k}, ${v}); if (${c}.map.size !== ${size}) rt.budget.alloc(entrySize(${k}, ${v})); } else setItem(${c}, ${k}, ${v}, rt.budget);`);
   }
 
   private subscriptKey(slice: A.Expr, scope: Scope): string {
@@ -949,7 +954,7 @@ class Generator {
     }
     // A str key is its own hash key (values.ts hashKey) unless it starts with NUL.
     const sets = pairs.map(([k, v, constantKey]) => (constantKey && isOwnKey(JSON.parse(k) as string) ? `${t}.map.set(${k}, ${v});` : `${constantKey ? "" : `rt.hash(${k}); `}${t}.set(${k}, ${v});`));
-    this.step(`${t} = new PyDict(); ${sets.join(" ")} rt.budget.alloc(32 * ${t}.size);`);
+    this.step(`${t} = new PyDict(); ${sets.join(" ")} rt.budget.alloc(entriesSize(${t}));`);
     return t;
   }
 
@@ -996,7 +1001,7 @@ class Generator {
       return `if (${o} instanceof PyDict && ${ownKey(k, false)}) { ${t} = ${o}.map.get(${k}); if (${t} === undefined) ${t} = ${args[1] ?? "null"}; } else `;
     }
     if (name === "append" && args.length === 1) {
-      return `if (${o} instanceof PyList) { rt.budget.alloc(8 + storedSize(${args[0]})); ${o}.items.push(${args[0]}); ${t} = null; } else `;
+      return `if (${o} instanceof PyList) { rt.budget.alloc(storedSize(${args[0]})); ${o}.items.push(${args[0]}); ${t} = null; } else `;
     }
     return "";
   }

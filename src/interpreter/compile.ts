@@ -18,6 +18,7 @@ import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
 import { type ClosureCompiler, compileUnit, isCompiled, type Unit } from "./codegen.js";
+import { CELL, entriesSize, entrySize, FUNCTION, SLOT } from "./sizes.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
 
@@ -149,6 +150,17 @@ export interface FunctionCode {
   isLambda: boolean;
 }
 
+/**
+ * Sets the exception being handled as the context of `e` raised meanwhile, unless it has one.
+ * The link keeps `context` alive as long as `e`: it is charged as storing it, so that a chain
+ * (or a loop that keeps what it catches) costs what it holds.
+ */
+function linkContext(rt: Runtime, e: PyException, context: PyException): void {
+  if (e === context || e.context !== null) return;
+  if (context !== e.cause) rt.budget.alloc(storedSize(context));
+  e.context = context;
+}
+
 /** Up to n items of an iterator: unpacking stops at the first surplus item, as CPython's does. */
 function takeAtMost(it: PyIterator, n: number): Value[] {
   const out: Value[] = [];
@@ -181,6 +193,10 @@ export class PyFunction extends PyObject {
 
   get typeName(): string {
     return "function";
+  }
+
+  heapBytes(): number {
+    return FUNCTION + CELL * this.closure.length + SLOT * this.defaults.length;
   }
 
   pyRepr(): string {
@@ -662,6 +678,7 @@ class Compiler implements ClosureCompiler {
   }
 
   private raise(s: A.Raise, scope: Scope): Stmt {
+    const rt = this.rt;
     const exc = s.exc ? this.expr(s.exc, scope) : null;
     const cause = s.cause ? this.expr(s.cause, scope) : null;
     const toException = (v: Value): PyException => {
@@ -678,10 +695,12 @@ class Compiler implements ClosureCompiler {
       const go = ([e, c]: Value[]): never => {
         const error = toException(e!);
         if (cause) {
-          error.cause = c === null ? null : toException(c!);
+          const linked = c === null ? null : toException(c!);
+          if (linked !== null && linked !== error.cause) rt.budget.alloc(storedSize(linked));
+          error.cause = linked;
           error.suppressContext = true;
         }
-        if (f.handling && f.handling !== error) error.context ??= f.handling;
+        if (f.handling) linkContext(rt, error, f.handling);
         throw error;
       };
       return isPending(parts) ? parts.then(go) : go(parts);
@@ -731,7 +750,7 @@ class Compiler implements ClosureCompiler {
         r = h.body(f);
       } catch (e) {
         done();
-        if (e instanceof PyException && e !== error) e.context ??= error;
+        if (e instanceof PyException) linkContext(rt, e, error);
         throw e;
       }
       if (isPending(r)) {
@@ -743,7 +762,7 @@ class Compiler implements ClosureCompiler {
             },
             (e) => {
               done();
-              if (e instanceof PyException && e !== error) e.context ??= error;
+              if (e instanceof PyException) linkContext(rt, e, error);
               throw e;
             },
           ),
@@ -1112,7 +1131,9 @@ class Compiler implements ClosureCompiler {
         return this.subscriptKey(e, scope);
       case "List": {
         const items = this.elements(e.elts, scope);
-        const make = (xs: Value[]): Value => rt.newList(xs);
+        // spliceStarred charges what it collects: a starred display's list is paid for.
+        const spliced = e.elts.some((x) => x.kind === "Starred");
+        const make = (xs: Value[]): Value => (spliced ? new PyList(xs) : rt.newList(xs));
         return (f) => then(items(f), make);
       }
       case "Tuple": {
@@ -1129,7 +1150,7 @@ class Compiler implements ClosureCompiler {
             rt.hash(x);
             s.add(x);
           }
-          rt.budget.alloc(16 * s.size);
+          rt.budget.alloc(entriesSize(s));
           return s;
         };
         return (f) => then(items(f), make);
@@ -1429,7 +1450,7 @@ class Compiler implements ClosureCompiler {
           }
           d.set(names[i]!, v);
         }
-        rt.budget.alloc(32 * d.size);
+        rt.budget.alloc(entriesSize(d));
         return d;
       };
       return (f) => fill(f, new PyDict(), 0);
@@ -1451,7 +1472,7 @@ class Compiler implements ClosureCompiler {
           d.set(flat[i]!, flat[i + 1]!);
         }
       }
-      rt.budget.alloc(32 * d.size);
+      rt.budget.alloc(entriesSize(d));
       return d;
     };
     return (f) => then(evalAll(exprs, f), make);
@@ -1590,7 +1611,7 @@ class Compiler implements ClosureCompiler {
         result = set;
         sink = (_k, v) => {
           rt.hash(v);
-          rt.budget.alloc(storedSize(v));
+          rt.budget.alloc(entrySize(v, null));
           set.add(v);
         };
       } else {
@@ -1598,7 +1619,7 @@ class Compiler implements ClosureCompiler {
         result = d;
         sink = (k, v) => {
           rt.hash(k!);
-          rt.budget.alloc(storedSize(v) + 16);
+          rt.budget.alloc(entrySize(k!, v));
           d.set(k!, v);
         };
       }
@@ -1937,12 +1958,14 @@ function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
 /**
  * The items of a display whose elements are `values`, each one marked in `starred` replaced by its
  * items (`[*a, b]`). `reword`: CPython 3.11 re-words a bad `*x` in list and tuple displays.
+ * Everything is charged as it is collected (the starred items by rt.toList).
  */
 export function spliceStarred(rt: Runtime, values: readonly Value[], starred: readonly boolean[], reword: boolean): Value[] {
   const out: Value[] = [];
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (!starred[i]) {
+      rt.budget.alloc(storedSize(v));
       out.push(v);
       continue;
     }
@@ -1978,10 +2001,17 @@ export function unboundLocal(id: string): PyException {
 /** The values `v` unpacks into for `count` targets, the one at `starAt` (if >= 0) starred. */
 export function unpackItems(rt: Runtime, v: Value, count: number, starAt: number): Value[] {
   let items: Value[];
-  try {
-    items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, count + 1) : rt.toList(v);
-  } catch (e) {
-    throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
+  if (starAt < 0 && (v instanceof PyTuple || v instanceof PyList)) {
+    // The usual `a, b = pair` collects nothing, so charges no memory (a list's items are copied
+    // when they fit: assigning the targets may change the list).
+    rt.budget.step(v.items.length);
+    items = v instanceof PyList && v.items.length === count ? [...v.items] : (v.items as Value[]);
+  } else {
+    try {
+      items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, count + 1) : rt.toList(v);
+    } catch (e) {
+      throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
+    }
   }
   if (starAt < 0) {
     if (items.length !== count) {
@@ -2000,7 +2030,6 @@ export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): V
   // In-place list extension keeps the list's identity, as Python's += does.
   if (op === "+" && a instanceof PyList) {
     const items = rt.toList(b);
-    rt.budget.alloc(8 * items.length);
     a.items.push(...items);
     return a;
   }
@@ -2017,7 +2046,8 @@ export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): V
 
 export function listIterator(items: Value[]): PyIterator {
   let i = 0;
-  return new PyIterator(() => (i < items.length ? items[i++]! : DONE), "generator");
+  // Its comprehension charged the items as it stored them.
+  return new PyIterator(() => (i < items.length ? items[i++]! : DONE), "generator", undefined, true);
 }
 
 export { PyCoroutine };

@@ -4,6 +4,7 @@
 // bigint-cost.ts models them (one step is about 10 ns of V8's work); comparisons of ints are
 // memcmp-fast and uncharged. A test checks this table against the registries in both
 // directions, and runs each `probe` at two sizes to see that the steps grow with the work.
+// Memory (max_memory_bytes) is charged by the size model of sizes.ts, not by this table.
 
 export interface Cost {
   /** The cost model, in words. */

@@ -4,6 +4,7 @@
 // trace for every KeyError a script raises and catches would be slow, and a script never sees
 // JS stacks anyway. Anything thrown that is not a PyException (ResourceLimitError, a bug) passes
 // through `try/except` untouched.
+import { EXCEPTION, storedSize, TRACE_ENTRY } from "./sizes.js";
 import { PyObject, PyTuple, type Value } from "./values.js";
 
 /** An exception class: `ValueError`, `KeyError`... Calling it makes a PyException. */
@@ -17,6 +18,11 @@ export class PyExcType extends PyObject {
 
   get typeName(): string {
     return "type";
+  }
+
+  /** Made once, shared by every execution: a reference to it costs the slot only. */
+  heapBytes(): number {
+    return 0;
   }
 
   isSubclassOf(other: PyExcType): boolean {
@@ -105,6 +111,14 @@ export class PyException extends PyObject {
 
   get typeName(): string {
     return this.type.name;
+  }
+
+  /** Its cause and context are charged apart, as they are linked (linkedException). */
+  heapBytes(): number {
+    let bytes = EXCEPTION + TRACE_ENTRY * this.traceback.length;
+    for (const a of this.args) bytes += storedSize(a);
+    for (const v of this.attrs.values()) bytes += storedSize(v);
+    return bytes;
   }
 
   pyRepr(repr: (v: Value) => string): string {

@@ -3,6 +3,7 @@
 import type { Budget } from "./budget.js";
 import { pyError } from "./errors.js";
 import type { Kwargs, NativeContext, NativeFn } from "./native.js";
+import { BOUND_METHOD, CLOSURE, COROUTINE, ITERATOR } from "./sizes.js";
 import { type PyDict, PyObject, PyTuple, type Value } from "./values.js";
 
 /** A suspended evaluation: the promise settles with what the evaluation would have produced. */
@@ -37,6 +38,11 @@ export class PyBuiltin extends PyObject {
     return "builtin_function_or_method";
   }
 
+  /** Made once, shared by every execution: a reference to it costs the slot only. */
+  heapBytes(): number {
+    return 0;
+  }
+
   pyRepr(): string {
     return `<built-in function ${this.name}>`;
   }
@@ -54,6 +60,10 @@ export class PyBoundMethod extends PyObject {
 
   get typeName(): string {
     return "builtin_function_or_method";
+  }
+
+  heapBytes(): number {
+    return BOUND_METHOD;
   }
 
   pyRepr(repr: (v: Value) => string): string {
@@ -98,6 +108,11 @@ export class PyType extends PyObject {
     return "type";
   }
 
+  /** Made once, shared by every execution: a reference to it costs the slot only. */
+  heapBytes(): number {
+    return 0;
+  }
+
   pyRepr(): string {
     return `<class '${this.name}'>`;
   }
@@ -109,12 +124,23 @@ export class PyIterator extends PyObject {
     /** Returns the next item, or DONE. */
     readonly next: () => Value | typeof DONE,
     readonly kind = "iterator",
+    /** What it holds in the heap (sizes.ts): itself, `next`, and the closures `next` reaches. */
+    private readonly bytes = ITERATOR + CLOSURE,
+    /**
+     * Its items exist already and were paid for where they are (a container's, a generator
+     * expression's): collecting them costs a slot each, not their size again.
+     */
+    readonly paid = false,
   ) {
     super();
   }
 
   get typeName(): string {
     return this.kind;
+  }
+
+  heapBytes(): number {
+    return this.bytes;
   }
 
   pyRepr(): string {
@@ -138,6 +164,10 @@ export class PyCoroutine extends PyObject {
 
   get typeName(): string {
     return "coroutine";
+  }
+
+  heapBytes(): number {
+    return COROUTINE;
   }
 
   pyRepr(): string {
@@ -164,6 +194,10 @@ export class PyFuture extends PyObject {
 
   get typeName(): string {
     return "Future";
+  }
+
+  heapBytes(): number {
+    return COROUTINE;
   }
 
   pyRepr(): string {

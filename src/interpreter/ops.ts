@@ -5,7 +5,8 @@ import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
 import { repr } from "./repr.js";
-import { cpAt, cpChars, cpLength, cpSlice, sliceIndices } from "./strings.js";
+import { entrySize, MAP_ENTRY, SLOT, storedSize } from "./sizes.js";
+import { cpAt, cpChars, cpIterate, cpLength, cpSlice, isSimple, sliceIndices } from "./strings.js";
 import { Tensor, tensorContains, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
 import {
   EMPTY_TUPLE,
@@ -438,7 +439,7 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
   if (a instanceof PyList) {
     if (op === "+") {
       if (b instanceof PyList) {
-        budget.alloc(8 * (a.items.length + b.items.length));
+        budget.alloc(SLOT * (a.items.length + b.items.length));
         budget.step(a.items.length + b.items.length);
         return new PyList(a.items.concat(b.items));
       }
@@ -456,7 +457,7 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
   if (a instanceof PyTuple) {
     if (op === "+") {
       if (b instanceof PyTuple) {
-        budget.alloc(8 * (a.items.length + b.items.length));
+        budget.alloc(SLOT * (a.items.length + b.items.length));
         budget.step(a.items.length + b.items.length);
         return new PyTuple([...a.items, ...b.items]);
       }
@@ -473,7 +474,7 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
   }
   if (a instanceof PyDict && b instanceof PyDict && op === "|") {
     const out = new PyDict();
-    budget.alloc(16 * (a.size + b.size));
+    budget.alloc(MAP_ENTRY * (a.size + b.size));
     budget.step(a.size + b.size);
     out.update(a);
     out.update(b);
@@ -529,7 +530,7 @@ function repeatString(s: string, n: number, budget: Budget): string {
 
 function repeatItems(items: readonly Value[], n: number, budget: Budget): Value[] {
   if (n <= 0 || items.length === 0) return [];
-  budget.alloc(8 * items.length * n);
+  budget.alloc(SLOT * items.length * n);
   budget.step(items.length * n);
   const out: Value[] = [];
   for (let i = 0; i < n; i++) for (const item of items) out.push(item);
@@ -543,19 +544,23 @@ function setOperation(op: BinaryOp, a: PySet, b: PySet, budget: Budget): PySet |
     case "|":
       for (const v of a.values()) out.add(v);
       for (const v of b.values()) out.add(v);
-      return out;
+      break;
     case "&":
       for (const v of a.values()) if (b.has(v)) out.add(v);
-      return out;
+      break;
     case "-":
       for (const v of a.values()) if (!b.has(v)) out.add(v);
-      return out;
+      break;
     case "^":
       for (const v of a.values()) if (!b.has(v)) out.add(v);
       for (const v of b.values()) if (!a.has(v)) out.add(v);
-      return out;
+      break;
+    default:
+      return null;
   }
-  return null;
+  // Its entries, counted once made (as set.union does); the work was bounded by the steps above.
+  budget.alloc(MAP_ENTRY * out.size);
+  return out;
 }
 
 // ------------------------------------------------------------------ unary operators
@@ -981,7 +986,7 @@ export function setItem(container: Value, key: Value, value: Value, budget: Budg
     if (typeof key === "string" && isOwnKey(key)) {
       // Its own HashKey, with no original spelling to keep.
       const m = container.map;
-      if (!m.has(key)) budget.alloc(storedSize(value) + 16);
+      if (!m.has(key)) budget.alloc(entrySize(key, value));
       m.set(key, value);
       return;
     }
@@ -998,16 +1003,16 @@ export function setItem(container: Value, key: Value, value: Value, budget: Budg
 
 function setItemInGeneral(container: Value, key: Value, value: Value, budget: Budget): void {
   if (container instanceof PyDict) {
-    if (!container.map.has(hashOf(key, budget))) budget.alloc(storedSize(value) + 16);
+    if (!container.map.has(hashOf(key, budget))) budget.alloc(entrySize(key, value));
     container.set(key, value);
     return;
   }
   if (container instanceof PyList) {
     if (key instanceof SliceValue) {
+      // Charged as it is collected.
       const replacement = iterateToArray(value, budget);
       const { start, stop, step } = sliceIndices(container.items.length, key.start, key.stop, key.step);
       if (step === 1) {
-        budget.alloc(8 * replacement.length);
         container.items.splice(start, Math.max(0, stop - start), ...replacement);
         return;
       }
@@ -1061,11 +1066,7 @@ export function delItem(container: Value, key: Value, budget: Budget): void {
   throw pyError("TypeError", `'${typeName(container)}' object does not support item deletion`);
 }
 
-/** An estimate of the memory a value keeps alive when stored in a container. */
-export function storedSize(v: Value): number {
-  if (typeof v === "string") return 16 + 2 * v.length;
-  return 16;
-}
+export { storedSize };
 
 // ------------------------------------------------------------------ iteration
 
@@ -1089,9 +1090,17 @@ export function iterate(v: Value): () => Value | typeof DONE {
     return () => (i < n ? start + step * i++ : DONE);
   }
   if (typeof v === "string") {
-    const chars = cpChars(v);
-    let i = 0;
-    return () => (i < chars.length ? chars[i++]! : DONE);
+    // One character at a time: an array of them all would hold 8 bytes per character at once.
+    const s = v;
+    if (isSimple(s)) {
+      let i = 0;
+      return () => (i < s.length ? s[i++]! : DONE);
+    }
+    const chars = cpIterate(s);
+    return () => {
+      const r = chars.next();
+      return r.done ? DONE : r.value;
+    };
   }
   if (v instanceof PyDict) {
     const it = v.map.keys();
@@ -1136,20 +1145,36 @@ export function rewordNotIterable(e: unknown, v: Value, message: (type: string) 
   return e;
 }
 
-/** All items of an iterable, one step each. */
+/**
+ * All items of an iterable, one step each, and their memory charged before it is taken: a slot
+ * each for the items of a container or a `paid` iterator (they exist already, paid for where
+ * they are), and storedSize() for what an iterator makes as it goes (zip's tuples, map's results).
+ */
 export function iterateToArray(v: Value, budget: Budget): Value[] {
   if (v instanceof PyList || v instanceof PyTuple) {
     budget.step(v.items.length);
+    budget.alloc(SLOT * v.items.length);
     return [...v.items];
+  }
+  if (typeof v === "string") {
+    // Every code point is a one-unit string V8 shares, but for a surrogate pair (a string of its own).
+    const n = cpLength(v);
+    budget.alloc(SLOT * n + 24 * (v.length - n));
+    budget.step(n);
+    return cpChars(v);
   }
   // A range, set or dict knows its size: its steps are charged before it is walked, so that
   // min(range(10**9)) is refused at once instead of after a million items.
   const size = v instanceof PyRange ? v.length : v instanceof PySet || v instanceof PyDict ? v.size : -1;
   if (size >= 0) budget.step(size);
+  const existing = v instanceof PyDict || v instanceof PySet || (v instanceof PyDictView && v.kind !== "items");
+  if (existing) budget.alloc(SLOT * (v instanceof PyDictView ? v.dict.size : v.size));
+  const paid = v instanceof PyIterator && v.paid;
   const next = iterate(v);
   const out: Value[] = [];
   for (let item = next(); item !== DONE; item = next()) {
     if (size < 0) budget.step(1);
+    if (!existing) budget.alloc(paid ? SLOT : storedSize(item));
     out.push(item);
   }
   return out;

@@ -24,6 +24,7 @@ import { binary, type BinaryOp, hashOf, iterateToArray, SliceValue } from "./ops
 import { Owned, setLongTimeout, type WaitStart } from "./ownership.js";
 import { type Charge, repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { MIN_SLICE_MS, sliceFor, waitForSlice } from "./scheduler.js";
+import { itemsSize } from "./sizes.js";
 import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
 
@@ -244,7 +245,7 @@ export class Runtime implements NativeContext {
   }
 
   newList(items: Value[]): PyList {
-    this.budget.alloc(8 * items.length + 16);
+    this.budget.alloc(itemsSize(items));
     return new PyList(items);
   }
 

@@ -79,6 +79,9 @@ export const CASES: Record<string, string[]> = {
     "counts = {}\nfor w in 'the cat the hat the end'.split():\n    counts[w] = counts.get(w, 0) + 1\nprint(counts, max(counts, key=counts.get))",
     "d = {(1, 2): 'pair', None: 'none', frozenset([1]): 'fs'}\nprint(d[(1, 2)], d[None], d[frozenset([1])])",
     "print(repr(dict().keys()), {'a': 1}.items(), {'a': [1]}.values())",
+    // Pairs are taken one by one: an iterator over the dict being updated sees it change size.
+    "d = {1: 1}\ntry:\n    d.update(map(lambda k: (k * 2, 1), d))\nexcept RuntimeError as e:\n    print(e)\nprint(d, dict(zip('ab', 'cd')), dict([('a', 1), 'bc']))",
+    "x = [3, 4]\nx[1], x[0] = x\na, b = (1, 2)\nprint(x, a, b, [*'h\u00e9\U0001F600', *range(2)], list(zip('ab', 'cd', 'ef')))",
   ],
   control: [
     "for i in range(3):\n    if i == 1:\n        continue\n    print(i)\nelse:\n    print('done')",

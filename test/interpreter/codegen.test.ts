@@ -254,6 +254,23 @@ xs += [srv.double(3)]
 m = [[0, 0], [0, 0]]
 m[1][0] -= 5
 RESULT = [d, xs is ys, xs, m]`,
+  "the memory charged by displays, comprehensions, stores and unpacking of every kind of value": `
+def f(i):
+    return lambda: i
+vals = [1, 2**40, 2**80, 0.5, "s", "longer str", "\u00e9t\u00e9", (1, "a"), [1], {"k": 1}, {1}, f(1), [].append, range(3), b"ab", None]
+xs = [v for v in vals if v is not None]
+d = {i: v for i, v in enumerate(vals)}
+d2 = {"a": vals[3], "b": vals[7], (1, 2): "t"}
+s = {v for v in vals if not isinstance(v, (list, dict, set))}
+t = [(v, v) for v in vals]
+ys = []
+for v in vals:
+    ys.append(v)
+    d[str(v)] = v
+a, b = t[0]
+p, *q = vals
+z = [*vals, *"ab", 1]
+RESULT = [len(xs), len(d), len(d2), len(s), len(t), len(ys), len(z), srv.double(len(q))]`,
 };
 
 /** Float arithmetic, which the JS tier does inline (signed zeros, inf, nan, mixed with ints and bools). */

@@ -2,8 +2,9 @@
 // in proportion to its work (a sort n·log n steps, an extend one step per item).
 import { pyError, PyException, EXC } from "../errors.js";
 import { bind, intArg, type NativeContext, type NativeMethod, noKwargs } from "../native.js";
-import { PyDictView } from "../objects.js";
-import { compare, equals, hashOf, storedSize } from "../ops.js";
+import { DONE, PyDictView } from "../objects.js";
+import { compare, equals, hashOf, iterate, storedSize } from "../ops.js";
+import { entrySize, MAP_ENTRY, SLOT } from "../sizes.js";
 import { repr } from "../repr.js";
 import { sliceIndices } from "../strings.js";
 import { isOwnKey, PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
@@ -434,15 +435,15 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
   append(ctx, self, args, kwargs) {
     noKwargs("list.append", kwargs);
     if (args.length !== 1) throw pyError("TypeError", `list.append() takes exactly one argument (${args.length} given)`);
-    ctx.budget.alloc(8 + storedSize(args[0]!));
+    ctx.budget.alloc(storedSize(args[0]!));
     self.items.push(args[0]!);
     return null;
   },
   extend(ctx, self, args, kwargs) {
     noKwargs("list.extend", kwargs);
     if (args.length !== 1) throw pyError("TypeError", `list.extend() takes exactly one argument (${args.length} given)`);
+    // Charged as ctx.toList collects them.
     const items = ctx.toList(args[0]!);
-    ctx.budget.alloc(8 * items.length);
     for (const item of items) self.items.push(item);
     return null;
   },
@@ -454,7 +455,7 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
     if (i < 0) i = Math.max(0, i + n);
     if (i > n) i = n;
     ctx.budget.step(n - i + 1);
-    ctx.budget.alloc(8 + storedSize(args[1]!));
+    ctx.budget.alloc(storedSize(args[1]!));
     self.items.splice(i, 0, args[1]!);
     return null;
   },
@@ -524,7 +525,7 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
   copy(ctx, self, args, kwargs) {
     noKwargs("list.copy", kwargs);
     if (args.length) throw pyError("TypeError", `list.copy() takes no arguments (${args.length} given)`);
-    ctx.budget.alloc(8 * self.items.length);
+    ctx.budget.alloc(SLOT * self.items.length);
     ctx.budget.step(self.items.length);
     return new PyList([...self.items]);
   },
@@ -548,20 +549,22 @@ function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kw
   if (source !== undefined) {
     if (source instanceof PyDict) {
       ctx.budget.step(source.size);
-      ctx.budget.alloc(32 * source.size);
+      ctx.budget.alloc(MAP_ENTRY * source.size);
       d.update(source);
     } else {
-      const pairs = ctx.toList(source);
-      pairs.forEach((pair, i) => {
+      // Pair by pair, as CPython: the pairs an iterator makes (zip's) are temporaries, never all kept.
+      const next = iterate(source);
+      for (let i = 0, pair = next(); pair !== DONE; i++, pair = next()) {
+        ctx.budget.step(1);
         const kv = pair instanceof PyTuple || pair instanceof PyList ? pair.items : typeof pair === "string" ? [...pair] : null;
         if (kv === null) throw pyError("TypeError", `cannot convert ${label} update sequence element #${i} to a sequence`);
         if (kv.length !== 2) {
           throw pyError("ValueError", `${label} update sequence element #${i} has length ${kv.length}; 2 is required`);
         }
         hashOf(kv[0]!);
-        ctx.budget.alloc(32 + storedSize(kv[1]!));
+        ctx.budget.alloc(entrySize(kv[0]!, kv[1]!));
         d.set(kv[0]!, kv[1]!);
-      });
+      }
     }
   }
   if (kwargs) for (const [k, v] of kwargs) d.set(k, v);
@@ -649,7 +652,7 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
     noKwargs("dict.copy", kwargs);
     if (args.length) throw pyError("TypeError", `dict.copy() takes no arguments (${args.length} given)`);
     ctx.budget.step(self.size);
-    ctx.budget.alloc(32 * self.size);
+    ctx.budget.alloc(MAP_ENTRY * self.size);
     const out = new PyDict();
     out.update(self);
     return out;
@@ -661,7 +664,7 @@ export function dictFromKeys(ctx: NativeContext, args: Value[]): PyDict {
   arity("fromkeys", args, 1, 2);
   const out = new PyDict();
   const keys = ctx.toList(args[0]!);
-  ctx.budget.alloc(32 * keys.length);
+  ctx.budget.alloc(MAP_ENTRY * keys.length);
   for (const k of keys) {
     hashOf(k);
     out.set(k, args[1] ?? null);
@@ -690,34 +693,39 @@ function fresh(self: PySet): PySet {
   return new PySet(self.frozen);
 }
 
+/** A new set's entries, counted once made: the work was bounded by the steps charged first. */
+function charged(ctx: NativeContext, out: PySet): PySet {
+  ctx.budget.alloc(MAP_ENTRY * out.size);
+  return out;
+}
+
 const SET_READING: Record<string, NativeMethod<PySet>> = {
   copy(ctx, self) {
     ctx.budget.step(self.size);
     const out = fresh(self);
     for (const v of self.values()) out.add(v);
-    return out;
+    return charged(ctx, out);
   },
   union(ctx, self, args) {
     ctx.budget.step(self.size);
     const out = fresh(self);
     for (const v of self.values()) out.add(v);
     for (const other of otherSets(ctx, args)) for (const v of other.values()) out.add(v);
-    ctx.budget.alloc(16 * out.size);
-    return out;
+    return charged(ctx, out);
   },
   intersection(ctx, self, args) {
     const others = otherSets(ctx, args);
     const out = fresh(self);
     ctx.budget.step(self.size * Math.max(1, others.length));
     for (const v of self.values()) if (others.every((o) => o.has(v))) out.add(v);
-    return out;
+    return charged(ctx, out);
   },
   difference(ctx, self, args) {
     const others = otherSets(ctx, args);
     const out = fresh(self);
     ctx.budget.step(self.size * Math.max(1, others.length));
     for (const v of self.values()) if (!others.some((o) => o.has(v))) out.add(v);
-    return out;
+    return charged(ctx, out);
   },
   symmetric_difference(ctx, self, args) {
     const [other] = otherSets(ctx, args) as [PySet];
@@ -725,7 +733,7 @@ const SET_READING: Record<string, NativeMethod<PySet>> = {
     const out = fresh(self);
     for (const v of self.values()) if (!other.has(v)) out.add(v);
     for (const v of other.values()) if (!self.has(v)) out.add(v);
-    return out;
+    return charged(ctx, out);
   },
   issubset(ctx, self, args) {
     const [other] = otherSets(ctx, args) as [PySet];
@@ -747,7 +755,7 @@ const SET_READING: Record<string, NativeMethod<PySet>> = {
 const SET_WRITING: Record<string, NativeMethod<PySet>> = {
   add(ctx, self, args) {
     hashOf(args[0]!);
-    ctx.budget.alloc(16 + storedSize(args[0]!));
+    ctx.budget.alloc(entrySize(args[0]!, null));
     self.add(args[0]!);
     return null;
   },
@@ -772,7 +780,7 @@ const SET_WRITING: Record<string, NativeMethod<PySet>> = {
   },
   update(ctx, self, args) {
     for (const other of otherSets(ctx, args)) for (const v of other.values()) self.add(v);
-    ctx.budget.alloc(16 * self.size);
+    ctx.budget.alloc(MAP_ENTRY * self.size);
     return null;
   },
   intersection_update(ctx, self, args) {

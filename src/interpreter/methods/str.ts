@@ -24,6 +24,7 @@ import {
   toCpIndex,
   toUnitOffset,
 } from "../strings.js";
+import { itemsSize } from "../sizes.js";
 import { PyBytes, PyDict, PyList, PyTuple, typeName, type Value } from "../values.js";
 
 type Method = NativeMethod<string>;
@@ -686,6 +687,7 @@ function splitter(name: string, fromRight: boolean): Method {
     if (sep === null) parts = fromRight ? rsplitSpaces(self, max) : splitSpaces(self, max);
     else parts = fromRight ? rsplitOn(self, sep, max) : splitOn(self, sep, max);
     if (!paid) ctx.budget.step(parts.length);
+    ctx.budget.alloc(itemsSize(parts));
     return new PyList(parts);
   };
 }
@@ -712,6 +714,7 @@ const splitlines: Method = (ctx, self, args, kwargs) => {
     const pieces = self.split("\n");
     if (pieces[pieces.length - 1] === "") pieces.pop();
     if (!paid) ctx.budget.step(pieces.length);
+    ctx.budget.alloc(itemsSize(pieces));
     return new PyList(pieces);
   }
   const lines: string[] = [];
@@ -728,6 +731,7 @@ const splitlines: Method = (ctx, self, args, kwargs) => {
   }
   if (start < self.length) lines.push(self.slice(start));
   if (!paid) ctx.budget.step(lines.length);
+  ctx.budget.alloc(itemsSize(lines));
   return new PyList(lines);
 };
 
