@@ -20,6 +20,23 @@ async function failsOn(source: string, field: string, limits = {}) {
   return performance.now() - started;
 }
 
+/** The gaps, sorted, between the turns of a 0 ms timer that re-arms itself while `run` goes on. */
+async function timerGaps<T>(run: () => Promise<T>): Promise<{ results: T; gaps: number[] }> {
+  const gaps: number[] = [];
+  let last = performance.now();
+  let ticking = true;
+  const tick = () => {
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+    if (ticking) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  const results = await run();
+  ticking = false;
+  return { results, gaps: gaps.sort((a, b) => a - b) };
+}
+
 describe("budgets", () => {
   it("stops `for i in range(2000000): pass` on max_steps at the defaults", async () => {
     await failsOn("for i in range(2000000):\n    pass", "max_steps exceeded (limit 1000000)");
@@ -110,45 +127,21 @@ describe("execution", () => {
   });
 
   it("shares one time slice between CPU-bound scripts running at once, so timers keep their pace", async () => {
-    const gaps: number[] = [];
-    let last = performance.now();
-    let ticking = true;
-    const tick = () => {
-      const now = performance.now();
-      gaps.push(now - last);
-      last = now;
-      if (ticking) setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
     // Long enough for many timer turns in either tier (the JavaScript one runs it ~5x faster).
     const script = "total = 0\nfor i in range(1000000):\n    total += i % 7\nRESULT = total";
-    const results = await Promise.all(Array.from({ length: 8 }, () => execute(script, { limits: { max_steps: 3_000_000 } })));
-    ticking = false;
+    const { results, gaps } = await timerGaps(() => Promise.all(Array.from({ length: 8 }, () => execute(script, { limits: { max_steps: 3_000_000 } }))));
     for (const r of results) expect(r.error).toBeNull();
-    gaps.sort((a, b) => a - b);
     // One slice per script per turn would space the timer out by eight slices (40 ms and more).
     expect(gaps[Math.floor(gaps.length / 2)]).toBeLessThan(20);
     expect(gaps.length).toBeGreaterThan(10);
   });
 
   it("hands out one 5 ms turn of CPU per event-loop iteration however many scripts are busy", async () => {
-    const gaps: number[] = [];
-    let last = performance.now();
-    let ticking = true;
-    const tick = () => {
-      const now = performance.now();
-      gaps.push(now - last);
-      last = now;
-      if (ticking) setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
     const script = "total = 0\nfor i in range(300000):\n    total += i % 7\nRESULT = total";
     // 40 scripts: a slice of at least 0.5 ms for each of them in every iteration (as before the
     // scheduler took turns) spaced the timer out by 20 ms and more.
-    const results = await Promise.all(Array.from({ length: 40 }, () => execute(script)));
-    ticking = false;
+    const { results, gaps } = await timerGaps(() => Promise.all(Array.from({ length: 40 }, () => execute(script))));
     for (const r of results) expect(r.result).toBe(899997);
-    gaps.sort((a, b) => a - b);
     expect(gaps.length).toBeGreaterThan(10);
     expect(gaps[Math.floor(gaps.length / 2)]).toBeLessThan(12);
   });

@@ -11,6 +11,7 @@ import { SNIPPETS } from "../grammar/snippets.js";
 import { CASES } from "./cases.js";
 import { programs, Rng } from "./generate.js";
 import { callees, mutate, randomCall, randomOperations } from "./mutate.js";
+import { measure } from "./stall.js";
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
@@ -55,18 +56,7 @@ interface Finding {
 const STALL_MS = Number(process.env.FUZZ_STALL_MS ?? 1000);
 
 async function run(source: string): Promise<Finding | null> {
-  const started = performance.now();
-  let last = started;
-  let stall = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    stall = Math.max(stall, now - last);
-    last = now;
-  }, 5);
-  const r = await execute(source, { hosts, limits: LIMITS });
-  clearInterval(timer);
-  const ms = performance.now() - started;
-  stall = Math.max(stall, performance.now() - last);
+  const { result: r, wallMs: ms, stallMs: stall } = await measure(source, { hosts, limits: LIMITS }, 5);
   if (r.error?.type === "InternalError") return { source, outcome: `InternalError: ${r.error.message}` };
   if (ms > RUN_MS) return { source, outcome: `took ${ms.toFixed(0)} ms (${r.error?.type ?? "ok"})` };
   if (stall > STALL_MS) return { source, outcome: `held the event loop ${stall.toFixed(0)} ms (${r.error?.type ?? "ok"})` };

@@ -3,26 +3,9 @@
 // (bigint-cost.ts), and decimal text is limited to 4300 digits as in CPython 3.11 (int-text.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCodegen } from "../../src/interpreter/compile.js";
-import { execute, type SandboxResult } from "../../src/interpreter/execute.js";
+import { execute } from "../../src/interpreter/execute.js";
 import { cpython } from "./cpython.js";
-
-/** Runs `source` at default limits, timing the call and the longest gap between 2 ms ticks. */
-async function timed(source: string): Promise<{ r: SandboxResult; wallMs: number; stallMs: number }> {
-  let last = performance.now();
-  let stallMs = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last);
-    last = now;
-  }, 2);
-  const start = performance.now();
-  const r = await execute(source);
-  const wallMs = performance.now() - start;
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  clearInterval(tick);
-  stallMs = Math.max(stallMs, performance.now() - last);
-  return { r, wallMs, stallMs };
-}
+import { measure } from "./stall.js";
 
 const LIMIT_STR = "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit";
 const limitInt = (n: number) => `Exceeds the limit (4300 digits) for integer string conversion: value has ${n} digits; use sys.set_int_max_str_digits() to increase the limit`;
@@ -86,7 +69,7 @@ describe("hostile ints end quickly, as CPython answers, without stalling the eve
   const theirs = cpython(names.map((n) => ANSWERS[n]!));
   names.forEach((name, i) => {
     it(name, async () => {
-      const { r, wallMs, stallMs } = await timed(ANSWERS[name]!);
+      const { result: r, wallMs, stallMs } = await measure(ANSWERS[name]!);
       expect(r.error).toBeNull();
       expect(theirs[i]!.error).toBeNull();
       expect(JSON.parse(JSON.stringify(r.result, (_k, v) => (typeof v === "bigint" ? Number(v) : v)))).toEqual(JSON.parse(theirs[i]!.result));
@@ -96,7 +79,7 @@ describe("hostile ints end quickly, as CPython answers, without stalling the eve
   });
   for (const [name, [source, type, message]] of Object.entries(ERRORS)) {
     it(name, async () => {
-      const { r, wallMs, stallMs } = await timed(source);
+      const { result: r, wallMs, stallMs } = await measure(source);
       expect(r.error?.type).toBe(type);
       expect(r.error?.message).toMatch(message);
       expect(wallMs).toBeLessThan(1000);
@@ -107,7 +90,7 @@ describe("hostile ints end quickly, as CPython answers, without stalling the eve
 
 describe("round() of an int to an ndigits of a billion digits", () => {
   it("answers 0 at once, where CPython 3.11 computes 10 ** 10**9 first", async () => {
-    const { r, wallMs, stallMs } = await timed("RESULT = [round(12345, -10**9), round(-12345, -10**30), round(12345, -5), round(-12345, -6)]");
+    const { result: r, wallMs, stallMs } = await measure("RESULT = [round(12345, -10**9), round(-12345, -10**30), round(12345, -5), round(-12345, -6)]");
     expect(r.error).toBeNull();
     expect(r.result).toEqual([0, 0, 0, 0]);
     expect(wallMs).toBeLessThan(1000);

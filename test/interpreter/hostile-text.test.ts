@@ -4,7 +4,8 @@
 // The bounds are generous (a loaded machine runs these several times slower); what they catch is
 // the work done before a refusal: seconds of it, and gigabytes, before these charges.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execute, type SandboxResult } from "../../src/interpreter/execute.js";
+import { execute } from "../../src/interpreter/execute.js";
+import { measure } from "./stall.js";
 
 type Outcome = { value: unknown } | { limit: "max_steps" | "max_memory_bytes" };
 
@@ -66,24 +67,6 @@ const HOSTILE: [source: string, outcome: Outcome][] = [
   ["RESULT = len(b'ab' * 10**6)", { value: 2_000_000 }],
   ["RESULT = len(b'ab' * 10**9)", memory],
 ];
-
-/** What one execution did: its result, its wall time, and the longest stall of the event loop meanwhile. */
-async function measure(source: string): Promise<{ result: SandboxResult; wallMs: number; stallMs: number }> {
-  let stallMs = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last);
-    last = now;
-  }, 2);
-  const start = performance.now();
-  const result = await execute(source);
-  const wallMs = performance.now() - start;
-  // The tick that a stall at the very end delayed.
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  clearInterval(timer);
-  return { result, wallMs, stallMs };
-}
 
 const figures: string[] = [];
 
