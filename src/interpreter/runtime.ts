@@ -79,6 +79,8 @@ export class Runtime implements NativeContext {
   private readonly signal: AbortSignal | undefined;
   private readonly deadline: number;
   private sliceEnd: number;
+  /** The length of the slice the scheduler last granted (it starts when the execution runs). */
+  private grantedMs = 0;
   /** budget.steps beyond which tick() next looks at the clock (never beyond max_steps). */
   private checkAt: number;
   private yieldDue = false;
@@ -156,10 +158,18 @@ export class Runtime implements NativeContext {
   }
 
   private checkClock(): void {
+    const now = this.checkEnd();
+    if (now > this.sliceEnd) this.yieldDue = true;
+    // A slice from the scheduler starts here, when the execution really runs (see yieldNow).
+    else if (this.sliceEnd === Infinity) this.sliceEnd = now + this.grantedMs;
+  }
+
+  /** Throws when the execution is out of time or cancelled; returns the time. */
+  private checkEnd(): number {
     const now = performance.now();
     if (now > this.deadline) throw this.timedOut();
     if (this.signal?.aborted) throw this.budget.trip(new CancelledError());
-    if (now > this.sliceEnd) this.yieldDue = true;
+    return now;
   }
 
   private timedOut(): unknown {
@@ -198,8 +208,12 @@ export class Runtime implements NativeContext {
     this.yieldDue = false;
     return new Pending(
       this.owned.wait<number>((resolve) => waitForSlice(resolve)).then((sliceMs) => {
-        this.sliceEnd = performance.now() + sliceMs;
-        this.checkClock();
+        // The executions of one turn are all resumed here first, then each runs in turn as the
+        // promises above it settle: its slice starts at its first clock check, not now (else
+        // the first one to run would use up every slice of the turn).
+        this.grantedMs = sliceMs;
+        this.sliceEnd = Infinity;
+        this.checkEnd();
       }),
     );
   }

@@ -143,7 +143,11 @@ describe("execution", () => {
     const { results, gaps } = await timerGaps(() => Promise.all(Array.from({ length: 40 }, () => execute(script))));
     for (const r of results) expect(r.result).toBe(899997);
     expect(gaps.length).toBeGreaterThan(10);
-    expect(gaps[Math.floor(gaps.length / 2)]).toBeLessThan(12);
+    const median = gaps[Math.floor(gaps.length / 2)]!;
+    expect(median).toBeLessThan(12);
+    // ...and a turn does hand out its 5 ms: when every execution's slice started as the turn
+    // resumed them all, the first to run used up the others' slices, and turns lasted ~0.5 ms.
+    expect(median).toBeGreaterThan(3);
   });
 
   it("stops promptly when cancelled", async () => {
