@@ -47,10 +47,13 @@ function releaseOf(slot: Slot): void {
 export class Owned {
   private readonly slots = new Set<Slot>();
   private ended = false;
-  private readonly controller = new AbortController();
+  /** Made at the first host call: making and aborting one costs more than a trivial execution. */
+  private controller: AbortController | null = null;
 
   /** Aborted when the execution ends: host calls pass it on to stop their upstream request. */
   get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.ended) this.controller.abort(ENDED);
     return this.controller.signal;
   }
 
@@ -113,6 +116,6 @@ export class Owned {
     this.slots.clear();
     // An explicit reason: the default, a DOMException, would keep its stack's frames (this
     // execution's Runtime among them) alive as long as a host holds on to the signal.
-    this.controller.abort(ENDED);
+    this.controller?.abort(ENDED);
   }
 }
