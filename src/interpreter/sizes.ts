@@ -68,16 +68,15 @@ export interface Sized {
   heapBytes(): number;
 }
 
-/** The bytes `s` holds: one-unit strings are V8's shared single-character strings. */
+/**
+ * The bytes `s` holds: one-unit strings are V8's shared single-character strings. A short string
+ * is taken as one byte a unit (V8's one-byte form, unless it holds a unit past 255: then it is
+ * under-charged by at most 16 bytes); scanning it to know would cost more than storing it.
+ */
 export function stringBytes(s: string): number {
   const n = s.length;
   if (n <= 1) return 0;
-  let unit = 2;
-  if (n <= 16) {
-    unit = 1;
-    for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 255) unit = 2;
-  }
-  return (16 + unit * n + 7) & ~7;
+  return (16 + (n <= 16 ? n : 2 * n) + 7) & ~7;
 }
 
 function bigintBytes(v: bigint): number {
