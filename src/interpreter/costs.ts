@@ -68,7 +68,11 @@ export const BUILTIN_COSTS: Record<string, Cost> = {
   hex: { model: "8 steps per 64 bits of the int: linear, and not limited to 4300 digits", probe: (n) => [`x = 7 ** (${n} * 20)`, "hex(x)"] },
   oct: { model: "8 steps per 64 bits of the int: linear, and not limited to 4300 digits", probe: (n) => [`x = 7 ** (${n} * 20)`, "oct(x)"] },
   bin: { model: "8 steps per 64 bits of the int: linear, and not limited to 4300 digits", probe: (n) => [`x = 7 ** (${n} * 20)`, "bin(x)"] },
-  hash: { model: "constant, except for a big int: a division by a one-word number (bigint-cost.ts divSteps)", probe: (n) => [`x = 7 ** (${n} * 20)`, "hash(x)"] },
+  hash: {
+    model:
+      "constant, except for a big int (a division by a one-word number: bigint-cost.ts divSteps), a str past 16,383 units (digested: a step per 2 units, every time) and a long tuple or frozenset (its key text, a step per 2 units, once: it is kept). Dict and set look-ups and stores of such keys charge the same",
+    probe: (n) => [`x = 7 ** (${n} * 20)`, "hash(x)"],
+  },
   getattr: constant,
   hasattr: constant,
   iter: constant,

@@ -12,6 +12,8 @@ import {
   EMPTY_TUPLE,
   hashKey,
   isOwnKey,
+  MAX_OWN_KEY,
+  takeKeyWork,
   normInt,
   PyObject,
   PyBytes,
@@ -789,8 +791,16 @@ function cmpIntTuples(x: readonly Value[], y: readonly Value[], budget: Budget):
  */
 export function hashOf(v: Value, budget?: Budget) {
   try {
+    // A str too long to be its own key is digested (or compared with the last ones digested):
+    // work in proportion to its length, charged first. A long tuple's or frozenset's key text is
+    // charged when it is built (it is kept for the value after that).
+    if (budget !== undefined && typeof v === "string" && v.length > MAX_OWN_KEY) budget.step(v.length >> 1);
     const k = hashKey(v);
-    if (budget !== undefined && typeof v === "bigint" && typeof k === "string" && k.length > 258) budget.step(k.length >> 1);
+    if (budget !== undefined) {
+      if (typeof v === "bigint" && typeof k === "string" && k.length > 258) budget.step(k.length >> 1);
+      const built = takeKeyWork();
+      if (built !== 0) budget.step(built >> 1);
+    }
     return k;
   } catch (e) {
     if (e instanceof UnhashableError) throw pyError("TypeError", `unhashable type: '${e.typeName}'`);

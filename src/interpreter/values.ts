@@ -131,8 +131,21 @@ function containerKey(v: PyTuple | PySet): string {
   const cached = LONG_KEYS.get(v);
   if (cached !== undefined) return cached;
   const key = v instanceof PyTuple ? "\u0000(" + v.items.map(keyText).join(",") + ")" : "\u0000{" + [...v.map.keys()].map(keyTextOfKey).sort().join(",") + "}";
-  if (key.length >= LONG_KEY) LONG_KEYS.set(v, key);
+  if (key.length >= LONG_KEY) {
+    LONG_KEYS.set(v, key);
+    keyWork += key.length;
+  }
   return key;
+}
+
+/** Units of key text built since the last takeKeyWork(): hashOf charges them to the execution. */
+let keyWork = 0;
+
+/** The key text built (long tuple and frozenset keys) since the last call, and starts again. */
+export function takeKeyWork(): number {
+  const work = keyWork;
+  keyWork = 0;
+  return work;
 }
 
 /** Keys at least this long are remembered (shorter ones cost less to rebuild than to look up). */

@@ -57,7 +57,11 @@ const HOSTILE: [source: string, outcome: Outcome][] = [
   ["x = list(range(3 * 10**5)); RESULT = len(sorted(x))", steps],
   ["RESULT = [min(range(5)), max(range(3, 9, 2), key=lambda v: -v), sum(range(100)), sorted({3: 1, 1: 2})]", { value: [0, 3, 4950, [1, 3]] }],
   // Long str keys: V8 hashes a string of more than 16383 units by its length alone.
-  ["s = 'x' * 2 * 10**4\nd = {}\nfor i in range(1000): d[s + str(i + 1000)] = 1\nRESULT = [len(d), (s + '1999') in d, (s + '2000') in d, d.get(s + '1000')]", { value: [1000, true, false, 1] }],
+  // Each is digested (SHA-256), charged a step per 2 units: 50 keys of 20,000 units fit the
+  // default steps, 1000 do not (about 100 ms of work).
+  ["s = 'x' * 2 * 10**4\nd = {}\nfor i in range(50): d[s + str(i + 1000)] = 1\nRESULT = [len(d), (s + '1049') in d, (s + '1050') in d, d.get(s + '1000')]", { value: [50, true, false, 1] }],
+  ["s = 'x' * 2 * 10**4\nd = {}\nfor i in range(1000): d[s + str(i + 1000)] = 1", steps],
+  ["s = 'x' * 10**5\nn = 0\nfor i in range(3000):\n    if (s + str(i % 7)) in {'a': 1}: n += 1", steps],
   ["s = 'x' * 10**6\nd = set()\nfor i in range(200): d.add((s, i))\nRESULT = len(d)", { value: 200 }],
   // Sequences built from repeats (V8 makes a repeat lazily; its first use copies it all).
   ["RESULT = len('ab' * (3 * 10**7))", memory],

@@ -561,7 +561,7 @@ function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kw
         if (kv.length !== 2) {
           throw pyError("ValueError", `${label} update sequence element #${i} has length ${kv.length}; 2 is required`);
         }
-        hashOf(kv[0]!);
+        hashOf(kv[0]!, ctx.budget);
         ctx.budget.alloc(entrySize(kv[0]!, kv[1]!));
         d.set(kv[0]!, kv[1]!);
       }
@@ -577,18 +577,18 @@ function missingKey(key: Value): PyException {
 }
 
 export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
-  get(_ctx, self, args, kwargs) {
+  get(ctx, self, args, kwargs) {
     noKwargs("dict.get", kwargs);
     arity("get", args, 1, 2);
     const key = args[0]!;
     // A str not starting with NUL is its own HashKey (hashKey in values.ts).
-    const v = self.map.get(typeof key === "string" && isOwnKey(key) ? key : hashOf(key));
+    const v = self.map.get(typeof key === "string" && isOwnKey(key) ? key : hashOf(key, ctx.budget));
     return v === undefined ? (args[1] ?? null) : v;
   },
   setdefault(ctx, self, args, kwargs) {
     noKwargs("dict.setdefault", kwargs);
     arity("setdefault", args, 1, 2);
-    const k = hashOf(args[0]!);
+    const k = hashOf(args[0]!, ctx.budget);
     const v = self.map.get(k);
     if (v !== undefined) return v;
     const value = args[1] ?? null;
@@ -596,10 +596,10 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
     self.set(args[0]!, value);
     return value;
   },
-  pop(_ctx, self, args, kwargs) {
+  pop(ctx, self, args, kwargs) {
     noKwargs("dict.pop", kwargs);
     arity("pop", args, 1, 2);
-    const v = self.map.get(hashOf(args[0]!));
+    const v = self.map.get(hashOf(args[0]!, ctx.budget));
     if (v === undefined) {
       if (args.length === 2) return args[1]!;
       throw missingKey(args[0]!);
@@ -666,7 +666,7 @@ export function dictFromKeys(ctx: NativeContext, args: Value[]): PyDict {
   const keys = ctx.toList(args[0]!);
   ctx.budget.alloc(MAP_ENTRY * keys.length);
   for (const k of keys) {
-    hashOf(k);
+    hashOf(k, ctx.budget);
     out.set(k, args[1] ?? null);
   }
   return out;
@@ -682,7 +682,7 @@ function otherSets(ctx: NativeContext, args: Value[]): PySet[] {
     }
     const s = new PySet();
     for (const item of ctx.toList(a)) {
-      hashOf(item);
+      hashOf(item, ctx.budget);
       s.add(item);
     }
     return s;
@@ -754,17 +754,17 @@ const SET_READING: Record<string, NativeMethod<PySet>> = {
 
 const SET_WRITING: Record<string, NativeMethod<PySet>> = {
   add(ctx, self, args) {
-    hashOf(args[0]!);
+    hashOf(args[0]!, ctx.budget);
     ctx.budget.alloc(entrySize(args[0]!, null));
     self.add(args[0]!);
     return null;
   },
-  remove(_ctx, self, args) {
-    if (!self.map.delete(hashOf(args[0]!))) throw missingKey(args[0]!);
+  remove(ctx, self, args) {
+    if (!self.map.delete(hashOf(args[0]!, ctx.budget))) throw missingKey(args[0]!);
     return null;
   },
-  discard(_ctx, self, args) {
-    self.map.delete(hashOf(args[0]!));
+  discard(ctx, self, args) {
+    self.map.delete(hashOf(args[0]!, ctx.budget));
     return null;
   },
   pop(_ctx, self) {
