@@ -785,16 +785,19 @@ function cmpIntTuples(x: readonly Value[], y: readonly Value[], budget: Budget):
 // ------------------------------------------------------------------ containment, length, hashing
 
 /**
- * The HashKey of v, or CPython's TypeError. With `budget`, a big int past 1024 bits pays for its
- * key's hex text (values.ts bigKey), built on each use: 8 steps per word, after the (at most
- * 256-word) work.
+ * The HashKey of v, or CPython's TypeError. With `budget`, what building the key costs is charged:
+ * a str too long to be its own key is digested (or compared with the last ones digested), a step
+ * per 2 units, first; a big int past 1024 bits pays for its key's hex text (values.ts bigKey),
+ * built on each use; a long tuple's or frozenset's key text, built once and then kept, is charged
+ * as it is built (values.ts takeKeyWork).
  */
 export function hashOf(v: Value, budget?: Budget) {
   try {
-    // A str too long to be its own key is digested (or compared with the last ones digested):
-    // work in proportion to its length, charged first. A long tuple's or frozenset's key text is
-    // charged when it is built (it is kept for the value after that).
-    if (budget !== undefined && typeof v === "string" && v.length > MAX_OWN_KEY) budget.step(v.length >> 1);
+    if (budget !== undefined) {
+      if (typeof v === "string" && v.length > MAX_OWN_KEY) budget.step(v.length >> 1);
+      // Key text built by look-ups that charge nothing (PyDict's own) is not this call's.
+      takeKeyWork();
+    }
     const k = hashKey(v);
     if (budget !== undefined) {
       if (typeof v === "bigint" && typeof k === "string" && k.length > 258) budget.step(k.length >> 1);

@@ -12,7 +12,7 @@
 // A few results made natively in one go (str.split's pieces, set algebra) are charged as soon as
 // they are made: the steps charged for the work beforehand bound how large they can get.
 // A value stored twice is charged twice (an over-estimate; only the slot is real the second time).
-import { isOwnKey, PyBytes, PyDict, PyFloat, PyList, PyObject, PyRange, PySet, PyTuple, type Value } from "./values.js";
+import { PyBytes, PyDict, PyFloat, PyList, PyObject, PyRange, PySet, PyTuple, type Value } from "./values.js";
 
 /** A reference in an array or an object field. */
 export const SLOT = 8;
@@ -151,7 +151,7 @@ export function entriesSize(d: PyDict | PySet): number {
   if (d instanceof PySet) for (const x of d.values()) bytes += entrySize(x, null);
   // A key that is not its own hash key (a tuple, a frozenset, a big int) costs what the key
   // value costs; its hash text is kept once for the value (see hashKey), not once per dict.
-  else for (const [k, v] of d.map) bytes += MAP_ENTRY + sizeOf(typeof k === "string" && isOwnKey(k) ? k : d.keyOf(k)) + sizeOf(v);
+  else for (const [k, v] of d.map) bytes += MAP_ENTRY + sizeOf(d.keyOf(k)) + sizeOf(v);
   return bytes;
 }
 
