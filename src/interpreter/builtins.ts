@@ -4,6 +4,7 @@
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
+import { classOf } from "./instance.js";
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
@@ -368,6 +369,8 @@ function typeOf(args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", "type() takes 1 argument in the sandbox");
   const v = args[0]!;
   if (v instanceof PyException) return v.type;
+  const cls = classOf(v);
+  if (cls !== null) return cls;
   const name = typeName(v);
   const known = TYPES[name];
   if (known) return known;

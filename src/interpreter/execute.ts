@@ -9,13 +9,10 @@ import { makeBuiltins } from "./builtins.js";
 import { compileModule, Frame, Globals, noteRun, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { describeThrown, exceptionMessage, tracebackText } from "./error-text.js";
-import { JSON_MODULE } from "./modules/json.js";
-import { MATH_MODULE } from "./modules/math.js";
-import { ASYNCIO_MODULE } from "./modules/asyncio.js";
+import { moduleFrom, STANDARD_MODULES } from "./modules/index.js";
 import { scriptEnv, sysModule } from "./modules/sys.js";
 import { workspaceModule, type WorkspaceOptions } from "./modules/workspace.js";
-import type { NativeFn } from "./native.js";
-import { HostObject, type HostMethod, Pending, PyBuiltin, PyModule } from "./objects.js";
+import { HostObject, type HostMethod, Pending } from "./objects.js";
 import { setLongTimeout } from "./ownership.js";
 import { getAttribute, Runtime, type ToolCallRecord } from "./runtime.js";
 import type { Value } from "./values.js";
@@ -59,18 +56,6 @@ export interface ExecuteOptions {
   /** Applied to the final RESULT before it is serialized (the code-mode layer encodes Tensors here). */
   finalizeResult?: (value: Value, budget: Budget) => Promise<Value>;
 }
-
-function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
-  const map = new Map<string, Value>();
-  for (const [k, v] of Object.entries(attrs)) map.set(k, typeof v === "function" ? new PyBuiltin(k, v as NativeFn) : (v as Value));
-  return new PyModule(name, map);
-}
-
-const MODULES = new Map<string, () => PyModule>([
-  ["json", () => moduleFrom("json", JSON_MODULE)],
-  ["math", () => moduleFrom("math", MATH_MODULE)],
-  ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
-]);
 
 /**
  * The built-in functions and types, made once: they hold no state of an execution (everything
@@ -209,7 +194,7 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
 
   budget = state.budget = new Budget(limits);
   const meter = budget;
-  const modules = new Map(MODULES);
+  const modules = new Map(STANDARD_MODULES);
   modules.set("sys", () => moduleFrom("sys", sysModule(options.argv ?? [filename])));
   const workspace = options.workspace;
   if (workspace) modules.set("workspace", () => moduleFrom("workspace", workspaceModule(workspace)));

@@ -16,6 +16,13 @@ export interface NativeContext {
    * would suspend on a tool call raises RuntimeError: natives cannot wait.
    */
   call(fn: Value, args: Value[], kwargs?: Kwargs | null): Value;
+  /**
+   * Calls a Python callable for a native that forwards the call and returns its result as its own
+   * (functools.partial, a cache wrapper, a decorator's wrapper): the result may be a Pending (the
+   * callee waits on a tool call), which the native returns as is or continues with `after()`
+   * (objects.ts). Never use it where the native needs the value synchronously.
+   */
+  callMayWait(fn: Value, args: Value[], kwargs?: Kwargs | null): Value;
   /** Appends to the captured standard output (charged to max_log_bytes). */
   write(text: string): void;
   /**

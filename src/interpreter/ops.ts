@@ -4,6 +4,7 @@ import { bitLength, divSteps, intBits, linearOpSteps, linearSteps, mulSteps, pow
 import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
+import { classOf, dictHooks, instanceBinary, instanceCompare, instanceEquals, NOT_HANDLED, type Operator, PyInstance } from "./instance.js";
 import { repr } from "./repr.js";
 import { entrySize, MAP_ENTRY, SLOT, storedSize } from "./sizes.js";
 import { cpAt, cpChars, cpIterate, cpLength, cpSlice, isSimple, sliceIndices } from "./strings.js";
@@ -422,6 +423,12 @@ function repeatCount(v: Value): number | null {
 }
 
 function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format?: (t: string, args: Value) => string): Value {
+  if (classOf(a) !== null || classOf(b) !== null) {
+    // A module-defined type (instance.ts) first, as its __op__/__rop__ would be.
+    const r = instanceBinary(op as Operator, a, b, budget);
+    if (r !== NOT_HANDLED) return r;
+    if (a instanceof PyInstance || b instanceof PyInstance) throw unsupported(op, a, b);
+  }
   if (typeof a === "string") {
     if (op === "+" && typeof b === "string") {
       budget.checkSize(2 * (a.length + b.length));
@@ -581,6 +588,7 @@ export function unary(op: "-" | "+" | "~", v: Value, budget: Budget): Value {
     return normInt(op === "-" ? -v : ~v);
   }
   if (v instanceof PyFloat && op !== "~") return op === "-" ? new PyFloat(-v.v) : v;
+  if (v instanceof PyInstance && v.pyUnary) return v.pyUnary(op, budget);
   const name = op === "-" ? "unary -" : op === "+" ? "unary +" : "unary ~";
   throw pyError("TypeError", `bad operand type for ${name}: '${typeName(v)}'`);
 }
@@ -595,6 +603,10 @@ export function equals(a: Value, b: Value): boolean {
   if (a instanceof PyList && b instanceof PyList) return sequenceEquals(a.items, b.items);
   if (a instanceof PyTuple && b instanceof PyTuple) return sequenceEquals(a.items, b.items);
   if (a instanceof PyDict && b instanceof PyDict) {
+    if (a.cls !== null || b.cls !== null) {
+      const own = instanceEquals(a, b);
+      if (own !== undefined) return own;
+    }
     if (a.size !== b.size) return false;
     enterEquality();
     try {
@@ -620,6 +632,7 @@ export function equals(a: Value, b: Value): boolean {
     return n === b.length && (n === 0 || (a.start === b.start && (n === 1 || a.step === b.step)));
   }
   if (a instanceof SliceValue && b instanceof SliceValue) return sequenceEquals([a.start, a.stop, a.step], [b.start, b.stop, b.step]);
+  if (a instanceof PyInstance || b instanceof PyInstance) return instanceEquals(a, b) ?? false;
   return false;
 }
 
@@ -704,6 +717,8 @@ export function compare(op: CompareOp, a: Value, b: Value, budget: Budget): bool
         return a.size > b.size && subset(b, a);
     }
   } else {
+    const own = classOf(a) !== null || classOf(b) !== null ? instanceCompare(op, a, b, budget) : NOT_HANDLED;
+    if (own !== NOT_HANDLED) return own;
     throw pyError("TypeError", `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
   }
   if (Number.isNaN(c)) return false;
@@ -856,6 +871,17 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
     return false;
   }
   if (container instanceof Tensor) return tensorContains(container, item, budget);
+  if (container instanceof PyInstance) {
+    if (container.pyContains) return container.pyContains(item, budget);
+    if (container.pyIter) {
+      const next = container.pyIter();
+      for (let v = next(); v !== DONE; v = next()) {
+        budget.step(1);
+        if (v === item || equals(v, item)) return true;
+      }
+      return false;
+    }
+  }
   throw pyError("TypeError", `argument of type '${typeName(container)}' is not iterable`);
 }
 
@@ -867,6 +893,7 @@ export function length(v: Value): number {
   if (v instanceof PyBytes) return v.bytes.length;
   if (v instanceof PyDictView) return v.dict.size;
   if (v instanceof Tensor) return tensorLength(v);
+  if (v instanceof PyInstance && v.pyLen) return v.pyLen();
   throw pyError("TypeError", `object of type '${typeName(v)}' has no len()`);
 }
 
@@ -938,8 +965,11 @@ export function getItem(container: Value, key: Value, budget: Budget): Value {
 function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
   if (container instanceof PyDict) {
     const v = container.map.get(hashOf(key, budget));
-    if (v === undefined) throw new PyException(pyError("KeyError").type, [key]);
-    return v;
+    if (v !== undefined) return v;
+    // A dict subclass's __missing__ (defaultdict's factory, Counter's 0).
+    const missing = dictHooks(container)?.pyMissing?.(key, budget);
+    if (missing !== undefined) return missing;
+    throw new PyException(pyError("KeyError").type, [key]);
   }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
@@ -989,6 +1019,7 @@ function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
     return container.bytes[i]!;
   }
   if (container instanceof Tensor) return tensorGetItem(container, key);
+  if (container instanceof PyInstance && container.pyGetItem) return container.pyGetItem(key, budget);
   throw pyError("TypeError", `'${typeName(container)}' object is not subscriptable`);
 }
 
@@ -1044,6 +1075,7 @@ function setItemInGeneral(container: Value, key: Value, value: Value, budget: Bu
     container.items[i] = value;
     return;
   }
+  if (container instanceof PyInstance && container.pySetItem) return container.pySetItem(key, value, budget);
   throw pyError("TypeError", `'${typeName(container)}' object does not support item assignment`);
 }
 
@@ -1076,6 +1108,7 @@ export function delItem(container: Value, key: Value, budget: Budget): void {
     container.items.splice(i, 1);
     return;
   }
+  if (container instanceof PyInstance && container.pyDelItem) return container.pyDelItem(key, budget);
   throw pyError("TypeError", `'${typeName(container)}' object does not support item deletion`);
 }
 
@@ -1143,6 +1176,7 @@ export function iterate(v: Value): () => Value | typeof DONE {
     return () => (i < b.length ? b[i++]! : DONE);
   }
   if (v instanceof Tensor) return tensorCursor(v);
+  if (v instanceof PyInstance && v.pyIter) return v.pyIter();
   throw pyError("TypeError", `'${typeName(v)}' object is not iterable`);
 }
 

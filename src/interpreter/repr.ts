@@ -396,6 +396,8 @@ class Printer {
       return this.container(v, "(", ")", () => v.items.map((x) => this.repr(x)));
     }
     if (v instanceof PyDict) {
+      // A dict subclass (Counter, defaultdict, OrderedDict) spells itself.
+      if (hasRepr(v)) return this.container(v, "", "", () => [v.pyRepr((x) => this.repr(x))]);
       return this.container(v, "{", "}", () => {
         const parts: string[] = [];
         for (const [k, x] of v.map) parts.push(`${this.repr(v.keyOf(k))}: ${this.repr(x)}`);

@@ -24,6 +24,7 @@ import { binary, type BinaryOp, hashOf, iterateToArray, SliceValue } from "./ops
 import { Owned, setLongTimeout, type WaitStart } from "./ownership.js";
 import { type Charge, repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { MIN_SLICE_MS, sliceFor, waitForSlice } from "./scheduler.js";
+import { PyClass, PyInstance } from "./instance.js";
 import { itemsSize } from "./sizes.js";
 import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
@@ -325,7 +326,13 @@ export class Runtime implements NativeContext {
       return new PyException(fn, args);
     }
     if (fn instanceof HostCallable) return this.callHost(fn, args, kwargs);
+    if (fn instanceof PyInstance && fn.pyCall) return fn.pyCall(this, args, kwargs);
     throw pyError("TypeError", `'${typeName(fn)}' object is not callable`);
+  }
+
+  /** NativeContext.callMayWait: a call whose result may be Pending (a wrapper that forwards the call). */
+  callMayWait(fn: Value, args: Value[], kwargs: Kwargs | null = null): Value {
+    return this.callValue(fn, args, kwargs, null) as Value;
   }
 
   /** NativeContext.call: synchronous, for natives (sort keys, json default hooks); suspending is refused. */
@@ -565,6 +572,12 @@ export function getAttribute(obj: Value, name: string): Value {
     return v;
   }
   if (obj instanceof HostObject) return hostAttr(obj, name);
+  if (obj instanceof PyClass) return classAttribute(obj, name);
+  if (obj instanceof PyInstance) return instanceAttribute(obj, name);
+  if (obj instanceof PyDict && obj.cls !== null) {
+    const method = obj.cls.method(name);
+    if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
+  }
   if (obj instanceof PyType) {
     const fn = TYPE_ATTRIBUTES.get(obj.name)?.get(name);
     if (fn) return new PyBuiltin(`${obj.name}.${name}`, fn);
@@ -580,6 +593,32 @@ export function getAttribute(obj: Value, name: string): Value {
   const method = lookupMethod(obj, name);
   if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
   if (obj instanceof Tensor) return tensorAttribute(obj, name);
+  throw noAttribute(obj, name);
+}
+
+/** `cls.name`: a class attribute (`datetime.now`, `timedelta.max`), or a method taken unbound. */
+function classAttribute(cls: PyClass, name: string): Value {
+  const v = cls.attr(name);
+  if (v !== undefined) return v;
+  const method = cls.method(name);
+  if (method) {
+    return new PyBuiltin(`${cls.name}.${name}`, (ctx, args, kwargs) => {
+      const self = args[0];
+      if (self === undefined || !cls.test(self)) {
+        throw pyError("TypeError", `descriptor '${name}' for '${cls.name}' objects doesn't apply to a '${self === undefined ? "nothing" : typeName(self)}' object`);
+      }
+      return method(ctx, self, args.slice(1), kwargs);
+    });
+  }
+  throw pyError("AttributeError", `type object '${cls.name}' has no attribute '${name}'`);
+}
+
+/** `x.name` of a module-defined type's instance: its data attribute, else its class's method. */
+function instanceAttribute(obj: PyInstance, name: string): Value {
+  const v = obj.pyAttr?.(name);
+  if (v !== undefined) return v;
+  const method = obj.cls.method(name);
+  if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
   throw noAttribute(obj, name);
 }
 

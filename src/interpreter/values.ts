@@ -14,6 +14,8 @@
 
 import { createHash } from "node:crypto";
 
+import type { PyClass } from "./instance.js";
+
 export type Value =
   | null
   | boolean
@@ -119,7 +121,15 @@ export function hashKey(v: Value): HashKey {
   if (v instanceof PyBytes) return "\u0000b" + Buffer.from(v.bytes).toString("latin1");
   // Equal ranges are the same sequence: range(0) == range(2, 2), range(1, 2) == range(1, 3, 5).
   if (v instanceof PyRange) return "\u0000r" + (v.length === 0 ? "" : v.length === 1 ? `${v.start}` : `${v.start},${v.step},${v.length}`);
-  if (v instanceof PyObject && hashableObjects.has(v.typeName)) return objectKey(v);
+  if (v instanceof PyObject) {
+    if (hashableObjects.has(v.typeName)) return objectKey(v);
+    // A module-defined type's instance (instance.ts) hashes as its type says.
+    const own = (v as { pyHash?: () => HashKey | null }).pyHash;
+    if (typeof own === "function") {
+      const k = own.call(v);
+      if (k !== null) return k;
+    }
+  }
   throw new UnhashableError(typeName(v));
 }
 
@@ -156,7 +166,8 @@ const LONG_KEYS = new WeakMap<object, string>();
 const hashableObjects = new Set(["function", "builtin_function_or_method", "type", "module", "method", "NoneType", "ellipsis"]);
 const identities = new WeakMap<object, number>();
 let nextIdentity = 1;
-function objectKey(o: object): string {
+/** The key of an object hashed by identity (a module-defined type without a value hash). */
+export function objectKey(o: object): string {
   let id = identities.get(o);
   if (id === undefined) {
     id = nextIdentity++;
@@ -199,6 +210,10 @@ export class PyDict {
   readonly map = new Map<HashKey, Value>();
   /** The original key where it is not the HashKey itself (floats, bools, tuples, None...). */
   private originals: Map<HashKey, Value> | null = null;
+  /** The module-defined subclass (Counter, defaultdict, OrderedDict: instance.ts), or null for a dict. */
+  get cls(): PyClass | null {
+    return null;
+  }
 
   get size(): number {
     return this.map.size;
@@ -315,7 +330,7 @@ export function typeName(v: Value): string {
   if (v === null) return "NoneType";
   if (v instanceof PyFloat) return "float";
   if (v instanceof PyList) return "list";
-  if (v instanceof PyDict) return "dict";
+  if (v instanceof PyDict) return v.cls === null ? "dict" : v.cls.name;
   if (v instanceof PyTuple) return "tuple";
   if (v instanceof PySet) return v.frozen ? "frozenset" : "set";
   if (v instanceof PyBytes) return "bytes";

@@ -15,6 +15,9 @@ export function testContext(limits: Partial<Limits> = {}): NativeContext & { out
       if (typeof fn === "function") return (fn as (...a: Value[]) => Value)(...args);
       throw new Error(`testContext cannot call ${typeName(fn)}`);
     },
+    callMayWait(fn, args) {
+      return this.call(fn, args);
+    },
     write(text) {
       budget.log(text.length);
       output.push(text);
