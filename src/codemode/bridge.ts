@@ -11,7 +11,7 @@ import type { HostMethod } from "../interpreter/objects.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
 import { type MediaCodecs, type MediaPlan, mediaFields } from "./media.js";
 import { ToolNames } from "./names.js";
-import { paramNames } from "./stubs.js";
+import { paramNames } from "./parameters.js";
 import { normalizeResult } from "./normalize.js";
 
 /** A tool call a script is about to make, as a pre-call hook sees (and may rewrite) it. */
