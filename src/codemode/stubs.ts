@@ -289,6 +289,11 @@ export function annotation(schema: unknown, root: unknown, options: AnnotationOp
   return render(members(schema, { root, compact, refs: new Set(), depth: 0 }), compact);
 }
 
+/** Whether the annotation of a schema is, or has among its union members, `dict`. */
+export function annotatesDict(schema: unknown, root: unknown): boolean {
+  return union(members(schema, { root, compact: true, refs: new Set(), depth: 0 })).includes("dict");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
@@ -405,7 +410,7 @@ function returnAnnotation(tool: CatalogTool, compact: boolean): string {
 }
 
 /** `def name(params) -> ret`, without the colon. */
-function defHead(tool: CatalogTool, compact: boolean): string {
+export function defHead(tool: CatalogTool, compact: boolean): string {
   const params = parameters(tool).map((p) => {
     const type = annotation(p.schema, tool.inputSchema, { compact });
     if (p.required) return `${p.python}: ${type}`;

@@ -515,7 +515,10 @@ export class Runtime implements NativeContext {
     const method = callable.host.methods.get(callable.method)!;
     const timeoutMs = limits.tool_execution_timeout * 1000;
     const call = this.waitOn<unknown>((resolve, reject) => {
-      Promise.resolve(method(positional, keywords, { budget: this.budget, signal: this.owned.signal })).then(resolve, reject);
+      const bound = (args: Record<string, unknown>) => {
+        record.arguments = args;
+      };
+      Promise.resolve(method(positional, keywords, { budget: this.budget, signal: this.owned.signal, bound })).then(resolve, reject);
       return setLongTimeout(() => reject(new PyException(EXC.TimeoutError, [`${callable.host.name}.${callable.method} timed out after ${limits.tool_execution_timeout} s`])), timeoutMs);
     });
     return new Pending(
