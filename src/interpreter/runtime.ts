@@ -72,6 +72,8 @@ export class Runtime implements NativeContext {
   readonly budget: Budget;
   readonly stdout: string[] = [];
   readonly toolCalls: ToolCallRecord[] = [];
+  /** NativeContext.note: hints about a run, each text once. */
+  readonly notes: string[] = [];
   private readonly builtins: Map<string, Value>;
   private readonly modules: Map<string, () => PyModule>;
   private readonly loaded = new Map<string, PyModule>();
@@ -266,6 +268,10 @@ export class Runtime implements NativeContext {
   write(text: string): void {
     this.budget.log(Buffer.byteLength(text));
     this.stdout.push(text);
+  }
+
+  note(text: string): void {
+    if (!this.notes.includes(text)) this.notes.push(text);
   }
 
   // ---------------------------------------------------------------- names and modules
