@@ -1,17 +1,18 @@
 // The bridge between the sandbox and the upstream servers: each visible code-mode server becomes
-// a host object whose methods call its tools. Arguments are checked against the tool's
-// inputSchema before anything is sent; every call asks the authorization policy first; results
+// a host object whose methods call its tools. Arguments bind to the tool's parameters as its
+// stub's signature says (binding.ts) and are checked against its inputSchema before anything is
+// sent; every call asks the authorization policy first; results
 // come back normalized to Python values (SPEC §3).
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { Budget, Limits } from "../interpreter/budget.js";
+import type { Limits } from "../interpreter/budget.js";
 import { EXC, PyException, pyError } from "../interpreter/errors.js";
 import type { Hosts } from "../interpreter/execute.js";
-import type { HostMethod } from "../interpreter/objects.js";
+import type { HostCallContext, HostMethod } from "../interpreter/objects.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
 import { type MediaCodecs, type MediaPlan, mediaFields } from "./media.js";
-import { ToolNames } from "./names.js";
-import { paramNames } from "./stubs.js";
+import { ToolSignature } from "./binding.js";
+import { canonicalName, ToolNames } from "./names.js";
 import { normalizeResult } from "./normalize.js";
 
 /** A tool call a script is about to make, as a pre-call hook sees (and may rewrite) it. */
@@ -39,12 +40,12 @@ export interface BridgeOptions {
   beforeCall?: BeforeCall;
 }
 
-/** What the bridge derives once per tool (per catalog version): a validator and a media plan. */
+/** What the bridge derives once per tool (per catalog version): a signature, a validator and a media plan. */
 interface Compiled {
+  /** The parameters as the stubs show them: their order and Python-safe names. */
+  signature: ToolSignature;
   validate: ValidateFunction | null;
   plan: MediaPlan | null;
-  /** Python-safe parameter names (as the stubs show them) -> the upstream names. */
-  params: Map<string, string>;
 }
 
 const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
@@ -60,8 +61,8 @@ function compile(tool: Tool, codecs: MediaCodecs): Compiled {
       // A schema ajv cannot compile is not the script's fault: the call goes unchecked.
       validate = null;
     }
-    const asCatalogTool = { server: "", name: tool.name, python: tool.name, inputSchema: tool.inputSchema as Record<string, unknown> };
-    compiled = { validate, plan: tool.outputSchema ? mediaFields(tool.outputSchema, codecs) : null, params: paramNames(asCatalogTool) };
+    const signature = new ToolSignature({ inputSchema: tool.inputSchema as Record<string, unknown>, outputSchema: tool.outputSchema as Record<string, unknown> | undefined });
+    compiled = { signature, validate, plan: tool.outputSchema ? mediaFields(tool.outputSchema, codecs) : null };
     compiledTools.set(tool, compiled);
   }
   return compiled;
@@ -144,7 +145,7 @@ export function buildHosts(options: BridgeOptions): Hosts {
     const byName = new Map(tools.map((t) => [t.name, t]));
     const methods: Record<string, HostMethod> = {};
     for (const [python, upstream] of names.entries()) {
-      methods[python] = (args, kwargs, context) => callTool(options, connection, byName.get(upstream)!, python, args, kwargs, context.budget, context.signal);
+      methods[python] = (args, kwargs, context) => callTool(options, connection, byName.get(upstream)!, python, args, kwargs, context);
     }
     hosts[server] = methods;
   }
@@ -158,11 +159,12 @@ async function callTool(
   python: string,
   args: unknown[],
   kwargs: Record<string, unknown>,
-  budget: Budget,
-  /** Aborted when the execution ends: the upstream request is cancelled. */
-  signal: AbortSignal,
+  /** Its signal aborts when the execution ends, and the upstream request is cancelled then. */
+  context: HostCallContext,
 ): Promise<unknown> {
+  const { budget, signal } = context;
   const server = connection.name;
+  const upstreamName = tool.name;
   // Authorization is asked at the moment of every call, however the call was reached. A pre-call
   // hook must see the arguments first, so with one, authorization waits for the name it chose.
   const authorize = (name: string) => {
@@ -171,17 +173,11 @@ async function callTool(
   };
   if (!options.beforeCall) authorize(tool.name);
 
-  let callArgs: Record<string, unknown>;
-  if (args.length === 0) callArgs = kwargs;
-  else if (args.length === 1 && isRecord(args[0]) && Object.keys(kwargs).length === 0) callArgs = args[0];
-  else {
-    throw pyError("TypeError", `${server}.${python}() takes keyword arguments (or one dict of arguments), not ${args.length} positional argument${args.length === 1 ? "" : "s"}`);
-  }
   let compiled = compile(tool, options.codecs);
-  // Keyword names are the stubs' Python-safe spellings; the server wants its own.
-  if (Object.keys(callArgs).some((k) => compiled.params.get(k) !== undefined && compiled.params.get(k) !== k)) {
-    callArgs = Object.fromEntries(Object.entries(callArgs).map(([k, v]) => [compiled.params.get(k) ?? k, v]));
-  }
+  const fn = `${server}.${python}`;
+  // By the server's parameter names (scripts write the stubs' Python-safe spellings).
+  let callArgs = compiled.signature.bind(fn, python, args, kwargs);
+  context.bound(callArgs);
   if (options.beforeCall) {
     const decision = await options.beforeCall({ server, tool: tool.name, arguments: callArgs });
     if ("deny" in decision) throw new PyException(EXC.PermissionError, [`${server}.${python}() was refused by a plugin: ${decision.deny}`]);
@@ -195,10 +191,11 @@ async function callTool(
     authorize(tool.name);
   }
   if (containsBigInt(callArgs)) {
-    throw pyError("TypeError", `${server}.${python}(): an integer beyond 2**53 cannot be sent exactly over MCP; pass it as a str`);
+    throw pyError("TypeError", `${fn}(): an integer beyond 2**53 cannot be sent exactly over MCP; pass it as a str`);
   }
   if (compiled.validate && !options.skipValidation?.has(server) && !compiled.validate(callArgs)) {
-    throw pyError("TypeError", describeValidationError(`${server}.${python}`, compiled.validate.errors![0]!, callArgs));
+    const message = describeValidationError(fn, compiled.validate.errors![0]!, callArgs);
+    throw compiled.signature.error(fn, tool.name === upstreamName ? python : canonicalName(tool.name), message);
   }
 
   let result;

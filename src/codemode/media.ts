@@ -82,7 +82,7 @@ function hostContext(budget: Budget): NativeContext {
   const refuse = (): never => {
     throw pyError("RuntimeError", "JSON decoding of a tool result cannot call back into the script");
   };
-  return { budget, call: refuse, callMayWait: refuse, write: refuse, toList: refuse, sleep: refuse, getAttr: refuse };
+  return { budget, call: refuse, callMayWait: refuse, write: refuse, note: refuse, toList: refuse, sleep: refuse, getAttr: refuse };
 }
 
 /**

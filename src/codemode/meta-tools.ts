@@ -306,11 +306,12 @@ export function formatExecution(result: SandboxResult, servers: readonly string[
     out.push(`Execution ${kind} error:`);
     out.push(`${result.error.type}: ${result.error.message}`);
     if (result.error.line !== null) out.push(`  at line ${result.error.line}${result.error.column !== null ? `, column ${result.error.column}` : ""}`);
-    if (result.error.hints.length) out.push("Hints:", ...result.error.hints.map((h) => `  - ${h}`));
   } else {
     out.push("Execution completed successfully.");
     if (result.result !== null) out.push("Return value:", stringifyPlain(result.result, 2));
   }
+  const hints = [...(result.error?.hints ?? []), ...(result.hints ?? [])];
+  if (hints.length) out.push("Hints:", ...hints.map((h) => `  - ${h}`));
   if (result.tool_calls.length) {
     out.push(`Tool calls (${result.tool_calls.length}):`);
     for (const c of result.tool_calls) {

@@ -13,7 +13,7 @@
 // convention for "has a default"), and the comment is the first sentence only. The per-tool files
 // keep everything.
 import type { CatalogServer, CatalogTool } from "./catalog.js";
-import { isIdentifier } from "./names.js";
+import { type Param, parameters } from "./parameters.js";
 
 export interface StubOptions {
   /** Bytes of upstream instructions kept in a stub (UTF-8); the rest is cut with a note. */
@@ -289,82 +289,9 @@ export function annotation(schema: unknown, root: unknown, options: AnnotationOp
   return render(members(schema, { root, compact, refs: new Set(), depth: 0 }), compact);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Parameters
-
-/** A Python identifier for a parameter name: `from` -> `from_`, `user-id` -> `user_id`, `$top` -> `top`. */
-export function safeParamName(name: string): string {
-  if (isIdentifier(name)) return name;
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return name + "_"; // a keyword
-  let safe = name
-    .replace(/[^A-Za-z0-9_]+/g, "_")
-    .replace(/^_+|_+$/g, "");
-  if (safe === "") safe = "_";
-  if (/^[0-9]/.test(safe)) safe = "_" + safe;
-  return isIdentifier(safe) ? safe : safe + "_";
-}
-
-export interface Param {
-  /** The name in Python signatures. */
-  python: string;
-  /** The name upstream expects. */
-  upstream: string;
-  schema: unknown;
-  required: boolean;
-  /** The schema default, when it declares one. */
-  default?: unknown;
-  hasDefault: boolean;
-}
-
-function inputProperties(tool: CatalogTool): { properties: Schema; required: string[] } {
-  const input = isSchema(tool.inputSchema) ? tool.inputSchema : {};
-  const properties = isSchema(input.properties) ? input.properties : {};
-  const required = Array.isArray(input.required) ? input.required.filter((r): r is string => typeof r === "string") : [];
-  return { properties, required };
-}
-
-/**
- * The tool's parameters in signature order: required first, then optional, each group in schema
- * order (a required name missing from `properties` is appended as `Any`). Python names are unique:
- * names that are already identifiers keep them, the others take the next free `_2`, `_3`...
- */
-export function parameters(tool: CatalogTool): Param[] {
-  const { properties, required } = inputProperties(tool);
-  const upstreamNames = Object.keys(properties);
-  for (const name of required) if (!Object.hasOwn(properties, name)) upstreamNames.push(name);
-  const requiredSet = new Set(required);
-
-  const taken = new Set<string>();
-  const pythonOf = new Map<string, string>();
-  for (const pass of [true, false]) {
-    for (const upstream of upstreamNames) {
-      if (isIdentifier(upstream) !== pass || pythonOf.has(upstream)) continue;
-      const base = safeParamName(upstream);
-      let python = base;
-      for (let n = 2; taken.has(python); n++) python = `${base}_${n}`;
-      taken.add(python);
-      pythonOf.set(upstream, python);
-    }
-  }
-
-  const params = upstreamNames.map((upstream): Param => {
-    const schema = own(properties, upstream);
-    const hasDefault = isSchema(schema) && Object.hasOwn(schema, "default");
-    return {
-      python: pythonOf.get(upstream)!,
-      upstream,
-      schema: schema ?? {},
-      required: requiredSet.has(upstream),
-      default: hasDefault ? schema.default : undefined,
-      hasDefault,
-    };
-  });
-  return [...params.filter((p) => p.required), ...params.filter((p) => !p.required)];
-}
-
-/** Python parameter name -> upstream name, for every parameter of the tool. */
-export function paramNames(tool: CatalogTool): Map<string, string> {
-  return new Map(parameters(tool).map((p) => [p.python, p.upstream]));
+/** Whether the annotation of a schema is, or has among its union members, `dict`. */
+export function annotatesDict(schema: unknown, root: unknown): boolean {
+  return union(members(schema, { root, compact: true, refs: new Set(), depth: 0 })).includes("dict");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,7 +410,7 @@ function returnAnnotation(tool: CatalogTool, compact: boolean): string {
 }
 
 /** `def name(params) -> ret`, without the colon. */
-function defHead(tool: CatalogTool, compact: boolean): string {
+export function defHead(tool: CatalogTool, compact: boolean): string {
   const params = parameters(tool).map((p) => {
     const type = annotation(p.schema, tool.inputSchema, { compact });
     if (p.required) return `${p.python}: ${type}`;

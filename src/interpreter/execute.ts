@@ -36,6 +36,11 @@ export interface SandboxResult {
   error: SandboxError | null;
   /** What the execution used of its budgets (not in SPEC §8's shape; extra, for operators). */
   stats: { steps: number; memory_bytes: number; log_bytes: number };
+  /**
+   * Hints about the run whatever its outcome (json.loads of an already parsed value...); only
+   * when there are some. An error's own hints are in `error.hints`.
+   */
+  hints?: string[];
 }
 
 /** Host objects: a global name -> its methods (each returns a promise of a JSON-like value). */
@@ -171,6 +176,7 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
     tool_calls: partial.tool_calls ?? [],
     error: partial.error,
     stats: { steps: budget?.steps ?? 0, memory_bytes: budget?.memory ?? 0, log_bytes: budget?.logBytes ?? 0 },
+    ...(state.rt?.notes.length ? { hints: [...state.rt.notes] } : {}),
   });
 
   const size = Buffer.byteLength(source);

@@ -26,6 +26,11 @@ export interface NativeContext {
   /** Appends to the captured standard output (charged to max_log_bytes). */
   write(text: string): void;
   /**
+   * A hint for whoever reads the execution's result, even when the script succeeds (the
+   * SandboxResult's `hints`); a text already noted is noted once. Natives pass fixed texts.
+   */
+  note(text: string): void;
+  /**
    * The items of any iterable (list, tuple, str, dict keys, set, range, iterator...) as an array,
    * charging one step per item; TypeError "'int' object is not iterable" otherwise.
    */

@@ -210,12 +210,18 @@ export class PyFuture extends PyObject {
   }
 }
 
-/**
- * A method the host provides: called with Python-side arguments converted to plain JS values,
- * the execution's budget (so what the host does to bring a result in counts against it), and a
- * signal aborted when the execution ends (the call's result is no longer wanted).
- */
-export type HostMethod = (args: unknown[], kwargs: Record<string, unknown>, context: { budget: Budget; signal: AbortSignal }) => Promise<unknown>;
+/** What a host method is given besides its arguments. */
+export interface HostCallContext {
+  /** The execution's budget: what the host does to bring a result in counts against it. */
+  budget: Budget;
+  /** Aborted when the execution ends (the call's result is no longer wanted). */
+  signal: AbortSignal;
+  /** The arguments by name, as the host bound them: the call's record shows these instead. */
+  bound(args: Record<string, unknown>): void;
+}
+
+/** A method the host provides: called with Python-side arguments converted to plain JS values. */
+export type HostMethod = (args: unknown[], kwargs: Record<string, unknown>, context: HostCallContext) => Promise<unknown>;
 
 /** An upstream server as a global: `srv.tool(...)`, `srv.tool_async(...)`. */
 export class HostObject extends PyObject {

@@ -73,6 +73,8 @@ export class Runtime implements NativeContext {
   readonly budget: Budget;
   readonly stdout: string[] = [];
   readonly toolCalls: ToolCallRecord[] = [];
+  /** NativeContext.note: hints about a run, each text once. */
+  readonly notes: string[] = [];
   private readonly builtins: Map<string, Value>;
   private readonly modules: Map<string, () => PyModule>;
   private readonly loaded = new Map<string, PyModule>();
@@ -267,6 +269,10 @@ export class Runtime implements NativeContext {
   write(text: string): void {
     this.budget.log(Buffer.byteLength(text));
     this.stdout.push(text);
+  }
+
+  note(text: string): void {
+    if (!this.notes.includes(text)) this.notes.push(text);
   }
 
   // ---------------------------------------------------------------- names and modules
@@ -522,7 +528,10 @@ export class Runtime implements NativeContext {
     const method = callable.host.methods.get(callable.method)!;
     const timeoutMs = limits.tool_execution_timeout * 1000;
     const call = this.waitOn<unknown>((resolve, reject) => {
-      Promise.resolve(method(positional, keywords, { budget: this.budget, signal: this.owned.signal })).then(resolve, reject);
+      const bound = (args: Record<string, unknown>) => {
+        record.arguments = args;
+      };
+      Promise.resolve(method(positional, keywords, { budget: this.budget, signal: this.owned.signal, bound })).then(resolve, reject);
       return setLongTimeout(() => reject(new PyException(EXC.TimeoutError, [`${callable.host.name}.${callable.method} timed out after ${limits.tool_execution_timeout} s`])), timeoutMs);
     });
     return new Pending(

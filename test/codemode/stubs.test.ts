@@ -6,14 +6,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildCatalog, type CatalogServer, type CatalogTool } from "../../src/codemode/catalog.js";
 import { canonicalName, isIdentifier } from "../../src/codemode/names.js";
+import { paramNames, parameters, safeParamName } from "../../src/codemode/parameters.js";
 import {
   annotation,
   firstSentence,
-  paramNames,
-  parameters,
   pyLiteral,
   pyString,
-  safeParamName,
   serverStub,
   signatureLine,
   toolDocs,

@@ -5,12 +5,14 @@ import type { NativeContext } from "../../src/interpreter/native.js";
 import { getAttribute } from "../../src/interpreter/runtime.js";
 import { PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../../src/interpreter/values.js";
 
-export function testContext(limits: Partial<Limits> = {}): NativeContext & { output: string[] } {
+export function testContext(limits: Partial<Limits> = {}): NativeContext & { output: string[]; notes: string[] } {
   const budget = new Budget({ ...DEFAULT_LIMITS, ...limits });
   const output: string[] = [];
+  const notes: string[] = [];
   return {
     budget,
     output,
+    notes,
     call(fn, args) {
       if (typeof fn === "function") return (fn as (...a: Value[]) => Value)(...args);
       throw new Error(`testContext cannot call ${typeName(fn)}`);
@@ -21,6 +23,9 @@ export function testContext(limits: Partial<Limits> = {}): NativeContext & { out
     write(text) {
       budget.log(text.length);
       output.push(text);
+    },
+    note(text) {
+      if (!notes.includes(text)) notes.push(text);
     },
     toList(v) {
       let items: Value[];

@@ -802,10 +802,23 @@ function decodeBytes(ctx: NativeContext, b: Uint8Array): string {
   }
 }
 
+/**
+ * The hint of a json.loads() given a dict or a list. Models bring `json.loads(result)` from
+ * classic MCP, where a tool's result is text; here it arrives parsed.
+ */
+export const ALREADY_PARSED_NOTE =
+  "json.loads() was given a dict or list, not a str, and returned it unchanged: tool results arrive already parsed (dicts, lists, str), so they need no json.loads().";
+
 const loads: NativeFn = (ctx, args, kwargs) => {
   onePositional("loads", args);
   const opts = options("JSONDecoder", LOADS_KEYWORDS, kwargs);
   const source = subject("loads", "s", args, opts);
+  // A deliberate difference from CPython (a TypeError there): the value itself, and a hint.
+  if (source instanceof PyDict || source instanceof PyList) {
+    refuseCls("loads", opts);
+    ctx.note(ALREADY_PARSED_NOTE);
+    return source;
+  }
   let text: string;
   if (typeof source === "string") {
     if (source.startsWith("\ufeff")) throw decodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", source, 0);
