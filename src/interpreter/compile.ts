@@ -148,6 +148,8 @@ export interface FunctionCode {
   unit: Unit | null;
   isAsync: boolean;
   isLambda: boolean;
+  /** `__doc__`: the body's docstring (a first statement that is a string literal), else None. */
+  doc: string | null;
 }
 
 /**
@@ -181,6 +183,12 @@ function calleeLabel(target: Value, method: string | null): string {
 }
 
 export class PyFunction extends PyObject {
+  /**
+   * `__name__` and `__doc__` when something set them (functools.wraps copies the wrapped
+   * function's); null while they are the code's own.
+   */
+  dunders: Map<"__name__" | "__doc__", Value> | null = null;
+
   constructor(
     readonly code: FunctionCode,
     readonly defaults: Value[],
@@ -1827,6 +1835,7 @@ class Compiler implements ClosureCompiler {
       unit: null,
       isAsync,
       isLambda,
+      doc: isLambda ? null : docstring(bodyStmts),
     };
     this.functionBody(node, bodyStmts, inner, code);
     // The cells this function closes over, taken from the defining frame.
@@ -1862,6 +1871,12 @@ class Compiler implements ClosureCompiler {
 }
 
 // ------------------------------------------------------------------ small helpers
+
+/** A body's docstring, as CPython finds it: a first statement that is a plain string literal. */
+function docstring(body: readonly A.Stmt[]): string | null {
+  const first = body[0];
+  return first?.kind === "Expr" && first.value.kind === "Constant" && typeof first.value.value === "string" ? first.value.value : null;
+}
 
 /**
  * A method call site (`obj.name(...)`) that remembers the method it last found and for which

@@ -218,6 +218,8 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
   const globals = new Globals();
   for (const [name, host] of hosts) globals.set(name, host);
   if (!globals.has("env")) globals.set("env", scriptEnv(options.env ?? {}));
+  // The script runs as the main module: `if __name__ == "__main__":` holds.
+  if (!globals.has("__name__")) globals.set("__name__", "__main__");
   // Counted as sharing the CPU from here until rt.finish() in the finally below.
   const rt = (state.rt = new Runtime({
     budget,

@@ -132,7 +132,7 @@ export const ERROR_ROWS: ErrorRow[] = [
   ["@cache\ndef f():\n    pass\n", "SyntaxError", "decorators are not supported in the sandbox; wrap the function explicitly: f = wrapper(f)", 1, 1, "ours"],
   ["async def f():\n    async for x in y:\n        pass\n", "SyntaxError", "'async for' is not supported in the sandbox; use 'for' over the results of asyncio.gather(...)", 2, 5, "ours"],
   ["async def f():\n    async with y:\n        pass\n", "SyntaxError", "'async with' is not supported in the sandbox; call tools and functions directly", 2, 5, "ours"],
-  ["x = obj.__class__\n", "SyntaxError", "attribute '__class__' is not accessible in the sandbox (double-underscore attributes are blocked); use type(x) or isinstance(x, T) instead", 1, 9, "ours"],
+  ["x = obj.__dict__\n", "SyntaxError", "attribute '__dict__' is not accessible in the sandbox (double-underscore attributes other than __name__, __class__ and __doc__ are blocked); use type(x) or isinstance(x, T) instead", 1, 9, "ours"],
   ["x = 3j\n", "SyntaxError", "complex numbers are not supported in the sandbox; use floats", 1, 5, "ours"],
   ["from json import *\n", "SyntaxError", "'from module import *' is not supported in the sandbox; import the names you need", 1, 18, "ours"],
   ["x = '\\N{DASH}'\n", "SyntaxError", "\\N{...} escapes are not supported in the sandbox; use \\uXXXX or \\UXXXXXXXX instead", 1, 6, "ours"],

@@ -1,0 +1,81 @@
+// The forms of issue 19 at the grammar level: decorators, top-level await and return, the
+// readable double-underscore attributes, and CPython's checks of `global` and `nonlocal`.
+// CPython's `compile()` (with PyCF_ALLOW_TOP_LEVEL_AWAIT, as asyncio's REPL compiles) is the oracle
+// for what is accepted and for each SyntaxError's message and range; its `ast` for the trees.
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { tryParse } from "../../grammar/parse.js";
+import { cpythonAsts, normalize } from "./normalize.js";
+
+const COMPILE = String.raw`
+import ast, json, sys
+out = []
+for src in json.load(sys.stdin):
+    try:
+        compile(src, "<script>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        out.append(None)
+    except SyntaxError as e:
+        out.append([type(e).__name__, e.msg, e.lineno, e.offset, e.end_lineno, e.end_offset])
+print(json.dumps(out))
+`;
+
+type Outcome = [string, string, number, number, number, number] | null;
+
+function compiled(sources: readonly string[]): Outcome[] {
+  const run = spawnSync("python3", ["-c", COMPILE], { input: JSON.stringify(sources) });
+  if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr.toString()}`);
+  return JSON.parse(run.stdout.toString()) as Outcome[];
+}
+
+function ours(source: string): Outcome {
+  const r = tryParse(source);
+  if (r.ok) return null;
+  const e = r.error;
+  return [e.type, e.message, e.line, e.column, e.endLine, e.endColumn];
+}
+
+/** Sources whose outcome (accepted, or the SyntaxError and its range) must be CPython's. */
+const AS_CPYTHON: Record<string, string[]> = {
+  "double-underscore attributes": [
+    "x = type(e).__name__\ny = e.__class__.__name__\nz = f.__doc__\n",
+  ],
+};
+
+const CASES = Object.entries(AS_CPYTHON).flatMap(([area, sources]) => sources.map((source) => ({ area, source })));
+const theirs = compiled(CASES.map((c) => c.source));
+
+describe("accepted and rejected as CPython compiles it", () => {
+  it.each(CASES.map((c, i) => [c.area, c.source, i] as const))("%s: %j", (_area, source, i) => {
+    expect(ours(source)).toEqual(theirs[i]);
+  });
+});
+
+describe("what stays refused", () => {
+  it.each([
+    ["__dict__", "x = f.__dict__\n", "attribute '__dict__' is not accessible in the sandbox"],
+    ["__qualname__", "x = f.__qualname__\n", "attribute '__qualname__' is not accessible in the sandbox"],
+    ["__globals__", "x = f.__globals__\n", "attribute '__globals__' is not accessible in the sandbox"],
+    ["__subclasses__", "x = object.__subclasses__()\n", "attribute '__subclasses__' is not accessible in the sandbox"],
+  ])("%s", (_label, source, message) => {
+    const outcome = ours(source);
+    expect(outcome?.[0]).toBe("SyntaxError");
+    expect(outcome?.[1]).toContain(message);
+  });
+
+  it("names the readable ones in the refusal", () => {
+    expect(ours("x = f.__dict__\n")?.[1]).toContain("other than __name__, __class__ and __doc__");
+  });
+});
+
+describe("the tree of a decorated def and of top-level await equals CPython's", () => {
+  const sources = [
+    "x = type(e).__name__, e.__class__, f.__doc__\n",
+  ];
+  it.each(sources.map((s, i) => [s, i] as const))("%j", (source, i) => {
+    const cpython = cpythonAsts([source])[0];
+    const parsed = tryParse(source);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(normalize(parsed.module, source)).toEqual(cpython);
+    void i;
+  });
+});

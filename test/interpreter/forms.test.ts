@@ -1,0 +1,174 @@
+// The forms of issue 19 as they run: top-level await, decorators, the answer of a script (RESULT,
+// else result, else its final expression), `__name__`, `__class__` and `__doc__`.
+//
+// Differential against python3: each script is compiled there with PyCF_ALLOW_TOP_LEVEL_AWAIT
+// (as asyncio's REPL and notebooks run code) and, when that makes a coroutine, run by
+// asyncio.run. The answer CPython would give is computed the same way the sandbox defines it: the
+// script's final expression statement becomes an assignment to a hidden name, read after
+// RESULT and result. A server `srv` has `echo(x=...)` (returns x) and its awaitable form; the
+// tool calls each side made, in order, are compared too, and so are the lines of a traceback.
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { execute, type Hosts } from "../../src/interpreter/execute.js";
+import { setYieldAlways } from "../../src/interpreter/runtime.js";
+import { normalizeResult, plainResult } from "./cpython.js";
+
+const DRIVER = String.raw`
+import ast, asyncio, contextlib, inspect, io, json, sys, traceback
+
+def plain(v):
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {(k if isinstance(k, str) else str(k)): plain(x) for k, x in v.items()}
+    return str(v)
+
+class Server:
+    def __init__(self, calls):
+        self.calls = calls
+    def echo(self, x=None):
+        self.calls.append(["echo", x])
+        return x
+    async def echo_async(self, x=None):
+        self.calls.append(["echo", x])
+        await asyncio.sleep(0)
+        return x
+
+ANSWER = "_answer_of_the_script"
+
+out = []
+for source in json.load(sys.stdin):
+    calls = []
+    g = {"srv": Server(calls), "__name__": "__main__"}
+    buf = io.StringIO()
+    error = None
+    frames = []
+    try:
+        tree = ast.parse(source, "<script>")
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = tree.body[-1]
+            tree.body[-1] = ast.copy_location(ast.Assign(targets=[ast.Name(ANSWER, ast.Store())], value=last.value), last)
+            ast.fix_missing_locations(tree)
+        code = compile(tree, "<script>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        with contextlib.redirect_stdout(buf):
+            r = eval(code, g)
+            if inspect.iscoroutine(r):
+                asyncio.run(r)
+    except BaseException as e:
+        error = {"type": type(e).__name__, "message": e.msg if isinstance(e, SyntaxError) else str(e)}
+        frames = [[f.lineno, f.name] for f in traceback.extract_tb(e.__traceback__) if f.filename == "<script>"]
+    value = g.get("RESULT", g.get("result", g.get(ANSWER))) if error is None else None
+    out.append({"stdout": buf.getvalue(), "error": error, "result": json.dumps(plain(value)), "calls": calls, "frames": frames})
+print(json.dumps(out))
+`;
+
+interface Outcome {
+  stdout: string;
+  error: { type: string; message: string } | null;
+  result: string;
+  calls: [string, unknown][];
+  frames: [number, string][];
+}
+
+function cpythonForms(sources: readonly string[]): Outcome[] {
+  const run = spawnSync("python3", ["-c", DRIVER], { input: JSON.stringify(sources), maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr.toString()}`);
+  return JSON.parse(run.stdout.toString()) as Outcome[];
+}
+
+const hosts = (): Hosts => ({ srv: { echo: async (_args, kwargs) => kwargs["x"] ?? null } });
+
+/** The frames of a sandbox traceback, outermost first: [line, scope]. */
+function framesOf(traceback: string): [number, string][] {
+  return [...traceback.matchAll(/File "<script>", line (\d+), in (\S+)/g)].map((m) => [Number(m[1]), m[2]!]);
+}
+
+async function sandbox(source: string) {
+  const r = await execute(source, { hosts: hosts() });
+  return {
+    stdout: r.stdout,
+    error: r.error && { type: r.error.type, message: r.error.message },
+    result: plainResult(r.result),
+    calls: r.tool_calls.map((c) => [c.tool, c.arguments["x"] ?? null]),
+    frames: r.error ? framesOf(r.error.traceback) : [],
+  };
+}
+
+const CASES: Record<string, string[]> = {
+  names: [
+    "print(__name__)\nif __name__ == '__main__':\n    print('main')",
+    "def main():\n    return __name__\nprint(main())",
+    "out = []\nfor f in [lambda: 1 / 0, lambda: {}['k'], lambda: [][1], lambda: int('x'), lambda: undefined, lambda: None.x]:\n    try:\n        f()\n    except Exception as e:\n        out.append([type(e).__name__, e.__class__.__name__, e.__class__ is type(e)])\nprint(out)",
+    "try:\n    raise ValueError('bad')\nexcept Exception as e:\n    print(f'{type(e).__name__}: {e}', '{0.__class__.__name__}'.format(e))",
+    "print([t.__name__ for t in [int, str, float, bool, list, dict, tuple, set, frozenset, bytes, range, type, ValueError, KeyError, Exception]])",
+    "print(type(None).__name__, type(1).__name__, type('s').__name__, type(len).__name__, type(lambda: 0).__name__)",
+    "def f():\n    pass\nasync def g():\n    pass\nprint(f.__name__, g.__name__, (lambda: 0).__name__, len.__name__, print.__name__, sorted.__name__)",
+    "print('a'.upper.__name__, [].append.__name__, {}.get.__name__, dict.fromkeys.__name__, str.maketrans.__name__)",
+    "import json, math, asyncio\nprint(json.__name__, math.__name__, asyncio.__name__, json.dumps.__name__, math.sqrt.__name__, asyncio.gather.__name__)",
+    "print((1).__class__, 's'.__class__.__name__, [].__class__ is list, True.__class__, 1.5.__class__, None.__class__, {}.__class__ is dict)",
+    "print(int.__class__, ValueError.__class__, type.__class__, len.__class__.__name__)",
+    "def f():\n    pass\nprint(f.__class__.__name__, type(f) is f.__class__)",
+    "print(getattr(int, '__name__'), getattr(1, '__name__', 'none'), hasattr(1, '__name__'), hasattr(int, '__name__'), hasattr(1, '__class__'))",
+    "x = (1).__name__",
+    "try:\n    raise KeyError('k')\nexcept KeyError as e:\n    e.__name__",
+    "def f():\n    '''The docstring.'''\n    return 1\ndef g():\n    return 1\nprint(repr(f.__doc__), repr(g.__doc__), repr((lambda: 0).__doc__))",
+    "def f():\n    'one' 'two'\ndef g():\n    x = 1\n    'not a docstring'\ndef h():\n    f'{1}'\ndef i():\n    b'bytes'\nasync def j():\n    \"\"\"async doc\"\"\"\nprint([k.__doc__ for k in [f, g, h, i, j]])",
+    "def outer():\n    def inner():\n        'inner doc'\n    return inner\nprint(outer().__doc__, outer().__name__)",
+  ],
+};
+
+const ALL = Object.entries(CASES).flatMap(([area, sources]) => sources.map((source) => ({ area, source })));
+const EXPECTED = cpythonForms(ALL.map((c) => c.source));
+
+describe("the forms run as CPython runs them", () => {
+  it.each(ALL.map((c, i) => [c.area, c.source, i] as const))("%s: %j", async (_area, source, i) => {
+    const theirs = EXPECTED[i]!;
+    const ours = await sandbox(source);
+    expect(ours.stdout).toBe(theirs.stdout);
+    expect(ours.error).toEqual(theirs.error);
+    expect(ours.frames).toEqual(theirs.frames);
+    expect(ours.calls).toEqual(theirs.calls);
+    if (!theirs.error) expect(ours.result).toEqual(normalizeResult(theirs.result));
+  });
+});
+
+describe("the forms resume where they suspended", () => {
+  // Every call and loop head suspends: each Pending path of decorators and top-level await runs.
+  it("gives CPython's outcomes while suspending at every call and loop head", async () => {
+    const differences: string[] = [];
+    setYieldAlways(true);
+    try {
+      for (const [i, { source }] of ALL.entries()) {
+        const theirs = EXPECTED[i]!;
+        const ours = await sandbox(source);
+        const expected = { stdout: theirs.stdout, error: theirs.error, result: theirs.error ? null : normalizeResult(theirs.result) };
+        const got = { stdout: ours.stdout, error: ours.error, result: ours.error ? null : ours.result };
+        if (JSON.stringify(got) !== JSON.stringify(expected)) differences.push(`${source}: ${JSON.stringify(got)}`);
+      }
+    } finally {
+      setYieldAlways(false);
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe("double-underscore attributes the sandbox still refuses", () => {
+  it.each([
+    ["getattr of __dict__", "getattr(len, '__dict__')"],
+    ["getattr of __globals__ on a function", "def f():\n    pass\ngetattr(f, '__globals__')"],
+    ["a format field of __dict__", "'{0.__dict__}'.format(1)"],
+    ["__doc__ of a built-in (CPython's docstrings are not here)", "getattr(len, '__doc__')"],
+    ["__doc__ of a type", "getattr(int, '__doc__')"],
+  ])("%s", async (_label, source) => {
+    const r = await execute(source);
+    expect(r.error?.type).toBe("AttributeError");
+    expect(r.error?.message).toMatch(/^attribute '__\w+__' is not accessible in the sandbox$/);
+  });
+
+  it("hasattr answers False for them, and getattr gives its default", async () => {
+    const r = await execute("RESULT = [hasattr(len, '__dict__'), getattr(len, '__doc__', 'd'), hasattr(int, '__name__')]");
+    expect(r.result).toEqual([false, "d", true]);
+  });
+});
