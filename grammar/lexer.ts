@@ -529,10 +529,7 @@ class Scanner {
       this.brackets.pop();
     }
     this.pos += image.length;
-    const token = this.push(type, image, start, line, column);
-    if (type === T.At && this.lineFirstToken === this.tokens.length - 1 && this.brackets.length === 0) {
-      throw this.unsupportedAt("decorator", token);
-    }
+    this.push(type, image, start, line, column);
   }
 
   // ---------------------------------------------------------------- numbers

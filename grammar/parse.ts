@@ -135,6 +135,10 @@ function fromRecognition(error: IRecognitionException, source: string, tokens: T
     }
   }
 
+  if (record.kind === "mismatch" && record.rule === "decorated" && token.tokenType === T.Assign && previous) {
+    return at("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", expressionStart(tokens, index - 1), tokenAfterAssign(tokens, index));
+  }
+
   if (record.rule === "tryStatement" && record.kind === "noViableAlt") {
     return at("expected 'except' or 'finally' block", token);
   }

@@ -6,7 +6,6 @@ export type UnsupportedConstruct =
   | "with"
   | "yield"
   | "match"
-  | "decorator"
   | "async for"
   | "async with"
   | "dunder"
@@ -20,7 +19,6 @@ const advice: Record<UnsupportedConstruct, string> = {
   with: "'with' statements are not supported in the sandbox; call tools and functions directly",
   yield: "'yield' (generators) is not supported in the sandbox; build and return a list instead",
   match: "'match' statements are not supported in the sandbox; use if/elif/else instead",
-  decorator: "decorators are not supported in the sandbox; wrap the function explicitly: f = wrapper(f)",
   "async for": "'async for' is not supported in the sandbox; use 'for' over the results of asyncio.gather(...)",
   "async with": "'async with' is not supported in the sandbox; call tools and functions directly",
   dunder: "double-underscore attributes other than __name__, __class__ and __doc__ are not accessible in the sandbox; use type(x) or isinstance(x, T) instead",

@@ -51,6 +51,8 @@ class ContextChecker {
         if (!ctx.inFunction) throw new ParseFailure("nonlocal declaration not allowed at module level", stmt);
         return;
       case "FunctionDef": {
+        // Decorators, defaults and annotations are evaluated where the def is.
+        for (const d of stmt.decoratorList) this.expression(d, ctx);
         this.expressions(stmt.args, ctx);
         if (stmt.returns) this.expression(stmt.returns, ctx);
         this.statements(stmt.body, { inFunction: true, inAsyncFunction: stmt.isAsync, inLoop: false });

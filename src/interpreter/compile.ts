@@ -528,6 +528,7 @@ class Compiler implements ClosureCompiler {
       case "FunctionDef": {
         const make = this.functionMaker(s, s.name, s.args, this.info.scopes.get(s)!, scope, s.isAsync, false, s.body);
         const store = this.storeName(s.name, scope);
+        if (s.decoratorList.length > 0) return this.decorated(s, make, store, scope);
         return (f) => {
           const fn = make(f);
           if (isPending(fn)) return fn.then((v: Value) => store(f, v));
@@ -579,6 +580,51 @@ class Compiler implements ClosureCompiler {
       case "ImportFrom":
         return this.importFrom(s, scope);
     }
+  }
+
+  /**
+   * A decorated def, in CPython's order: the decorator expressions top to bottom, then the
+   * function (its defaults), then each decorator called on the result, bottom-up, and the name
+   * bound to what the last one returned. A traceback shows the line of the decorator at work.
+   */
+  private decorated(s: A.FunctionDef, make: Expr, store: Store, scope: Scope): Stmt {
+    const rt = this.rt;
+    const decorators = s.decoratorList.map((d) => ({ value: this.expr(d, scope), line: d.line, col: d.col }));
+    const { line, col } = s;
+    return (f) => {
+      const fns: Value[] = [];
+      const apply = (fn: Value, i: number): Completion | Pending => {
+        for (; i >= 0; i--) {
+          const d = decorators[i]!;
+          f.line = d.line;
+          f.col = d.col;
+          const r = rt.callValue(fns[i]!, [fn], null, f);
+          if (isPending(r)) return r.then((x: Value) => apply(x, i - 1));
+          fn = r;
+        }
+        const r = store(f, fn);
+        return isPending(r) ? r.then(() => undefined) : undefined;
+      };
+      const evaluate = (i: number): Completion | Pending => {
+        for (; i < decorators.length; i++) {
+          const d = decorators[i]!;
+          f.line = d.line;
+          f.col = d.col;
+          const v = d.value(f);
+          if (isPending(v)) {
+            return v.then((x: Value) => {
+              fns.push(x);
+              return evaluate(i + 1);
+            });
+          }
+          fns.push(v);
+        }
+        f.line = line;
+        f.col = col;
+        return after2(make(f), (fn: Value) => apply(fn, decorators.length - 1));
+      };
+      return evaluate(0);
+    };
   }
 
   private augAssign(s: A.AugAssign, scope: Scope): Stmt {

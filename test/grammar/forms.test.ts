@@ -36,6 +36,29 @@ function ours(source: string): Outcome {
 
 /** Sources whose outcome (accepted, or the SyntaxError and its range) must be CPython's. */
 const AS_CPYTHON: Record<string, string[]> = {
+  decorators: [
+    "@d\ndef f():\n    pass\n",
+    "@a.b(c)\n@d\n@e(1, k=2)\ndef f(x):\n    return x\n",
+    "@d\n\n# a comment\n\ndef f():\n    pass\n",
+    "@d\nasync def f():\n    await g()\n",
+    "@x := y\ndef f(): pass\n",
+    "@lambda f: f\ndef f(): pass\n",
+    "@x if y else z\ndef f(): pass\n",
+    "@x[0].y(1)(2)\ndef f(): pass\n",
+    "@(a)\ndef f(): pass\n",
+    "if c:\n    @d\n    def f(): pass\n",
+    "def outer():\n    @d\n    def inner(): pass\n    return inner\n",
+    "@",
+    "@\n",
+    "@x y\ndef f(): pass\n",
+    "@x\n@\ndef f(): pass\n",
+    "@x,\ndef f(): pass\n",
+    "@x = 1\ndef f(): pass\n",
+    "@x\nx = 1\n",
+    "@x\nif 1: pass\n",
+    "@x\nreturn 1\n",
+    "x = 1 @ 2\n",
+  ],
   "double-underscore attributes": [
     "x = type(e).__name__\ny = e.__class__.__name__\nz = f.__doc__\n",
   ],
@@ -50,8 +73,22 @@ describe("accepted and rejected as CPython compiles it", () => {
   });
 });
 
+describe("deliberate differences", () => {
+  it("reports a decorator at the end of the script after it, where CPython reports column 0", () => {
+    expect(compiled(["@x\n"])[0]).toEqual(["SyntaxError", "invalid syntax", 1, 0, 1, 0]);
+    expect(ours("@x\n")).toEqual(["SyntaxError", "invalid syntax", 2, 1, 2, 1]);
+  });
+});
+
 describe("what stays refused", () => {
   it.each([
+    ["a decorated class", "@d\nclass C:\n    pass\n", "class definitions are not supported in the sandbox"],
+    ["async for after a decorator", "@d\nasync for a in b:\n    pass\n", "'async for' is not supported in the sandbox"],
+    ["async for", "async def f():\n    async for x in y:\n        pass\n", "'async for' is not supported in the sandbox"],
+    ["async with", "async def f():\n    async with y:\n        pass\n", "'async with' is not supported in the sandbox"],
+    ["with", "with x:\n    pass\n", "'with' statements are not supported in the sandbox"],
+    ["yield in a decorated def", "@d\ndef f():\n    yield 1\n", "'yield' (generators) is not supported in the sandbox"],
+    ["match", "match x:\n    case 1:\n        pass\n", "'match' statements are not supported in the sandbox"],
     ["__dict__", "x = f.__dict__\n", "attribute '__dict__' is not accessible in the sandbox"],
     ["__qualname__", "x = f.__qualname__\n", "attribute '__qualname__' is not accessible in the sandbox"],
     ["__globals__", "x = f.__globals__\n", "attribute '__globals__' is not accessible in the sandbox"],
@@ -69,6 +106,9 @@ describe("what stays refused", () => {
 
 describe("the tree of a decorated def and of top-level await equals CPython's", () => {
   const sources = [
+    "@d\ndef f():\n    pass\n",
+    "@x := y\n@lambda f: f\n@x if y else z\ndef f(): pass\n",
+    "if c:\n    @d\n    def f(): pass\n",
     "x = type(e).__name__, e.__class__, f.__doc__\n",
   ];
   it.each(sources.map((s, i) => [s, i] as const))("%j", (source, i) => {

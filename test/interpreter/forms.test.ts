@@ -97,6 +97,28 @@ async function sandbox(source: string) {
 }
 
 const CASES: Record<string, string[]> = {
+  decorators: [
+    "def shout(f):\n    def wrapper(*a, **k):\n        return str(f(*a, **k)).upper()\n    return wrapper\n@shout\ndef greet(name):\n    return 'hi ' + name\nprint(greet('bo'))",
+    "def mk(n):\n    print('eval', n)\n    def deco(f):\n        print('apply', n)\n        return lambda *a: [n, f(*a)]\n    return deco\n@mk(1)\n@mk(2)\ndef g(x):\n    return x * 2\nprint(g(3))",
+    "def mk(n):\n    print('eval', n)\n    def d(f):\n        print('apply', n)\n        return f\n    return d\n@mk(1)\n@mk(2)\ndef g(a=print('default')):\n    pass",
+    "registry = {}\ndef register(name):\n    def d(f):\n        registry[name] = f\n        return f\n    return d\n@register('add')\ndef add(a, b):\n    return a + b\n@register('neg')\ndef neg(a):\n    return -a\nprint(sorted(registry), registry['add'](2, 3), registry['neg'](4))",
+    "def memo(f):\n    cache = {}\n    def wrapper(n):\n        if n not in cache:\n            cache[n] = f(n)\n        return cache[n]\n    return wrapper\n@memo\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint(fib(80))",
+    "calls = []\ndef counted(f):\n    def wrapper(*a):\n        calls.append(f.__name__)\n        return f(*a)\n    return wrapper\nd = {'deco': counted}\n@d['deco']\ndef one():\n    return 1\n@(lambda f: f)\ndef two():\n    return 2\nprint(one(), two(), calls)",
+    "tools = {'wrap': lambda f: (lambda: [f()])}\nclass_like = {'tools': tools}\n@class_like['tools']['wrap']\ndef f():\n    return 1\nprint(f())",
+    "@(lambda f: 5)\ndef g():\n    pass\nprint(g)",
+    "import asyncio\ndef retry(times):\n    def d(fn):\n        async def wrapper(*a):\n            for i in range(times):\n                try:\n                    return await fn(*a)\n                except ValueError as e:\n                    print('retry', i, e)\n            return None\n        return wrapper\n    return d\nattempts = []\n@retry(3)\nasync def flaky(x):\n    attempts.append(x)\n    if len(attempts) < 3:\n        raise ValueError('flaky')\n    return await srv.echo_async(x=x)\nRESULT = asyncio.run(flaky(7))",
+    "def outer(k):\n    def add(f):\n        return lambda x: f(x) + k\n    @add\n    def inner(x):\n        return x * 10\n    return inner(1)\nprint(outer(5))",
+    "def bad(f):\n    raise ValueError('x')\n@bad\ndef g(): pass",
+    "@nosuch\ndef g(): pass",
+    "def ok(f):\n    return f\ndef bad(f):\n    return 1 / 0\n@ok\n@bad\ndef g(): pass",
+    "def bad(f):\n    raise ValueError('x')\ndef ok(f):\n    return f\n@bad\n@ok\ndef g(): pass",
+    "def mk(n):\n    def d(f):\n        raise ValueError(n)\n    return d\n@mk(1)\n@mk(2)\ndef g(): pass",
+    "def d(f):\n    return 1 / 0\n@d\n\n\ndef g(): pass",
+    "@len\ndef g(): pass",
+    "@bool\ndef g(): pass\nprint(g)",
+    "def takes_two(a, b):\n    return a\n@takes_two\ndef g(): pass",
+    "def run(f):\n    return f()\n@run\ndef value():\n    return 42\nprint(value)",
+  ],
   names: [
     "print(__name__)\nif __name__ == '__main__':\n    print('main')",
     "def main():\n    return __name__\nprint(main())",
@@ -116,6 +138,7 @@ const CASES: Record<string, string[]> = {
     "def f():\n    '''The docstring.'''\n    return 1\ndef g():\n    return 1\nprint(repr(f.__doc__), repr(g.__doc__), repr((lambda: 0).__doc__))",
     "def f():\n    'one' 'two'\ndef g():\n    x = 1\n    'not a docstring'\ndef h():\n    f'{1}'\ndef i():\n    b'bytes'\nasync def j():\n    \"\"\"async doc\"\"\"\nprint([k.__doc__ for k in [f, g, h, i, j]])",
     "def outer():\n    def inner():\n        'inner doc'\n    return inner\nprint(outer().__doc__, outer().__name__)",
+    "def deco(f):\n    def wrapper():\n        'wrapper doc'\n        return f()\n    return wrapper\n@deco\ndef g():\n    'g doc'\nprint(g.__name__, g.__doc__)",
   ],
 };
 
