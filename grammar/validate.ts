@@ -1,6 +1,10 @@
 // Checks CPython makes when it compiles rather than parses, reported here as SyntaxErrors
-// before anything runs: `return`/`break`/`continue`/`await` where they cannot be, and
+// before anything runs: `break`/`continue` outside a loop, `await` where it cannot be, and
 // `nonlocal` at module level.
+//
+// Two deliberate differences (LANGUAGE.md): `await` is allowed anywhere at module level, as
+// CPython allows it under `PyCF_ALLOW_TOP_LEVEL_AWAIT` (asyncio's REPL, notebooks), and so is
+// `return`, which ends the script with its value as the answer.
 import type { TokenType } from "chevrotain";
 import type * as A from "./ast.js";
 import { ParseFailure } from "./parser.js";
@@ -9,11 +13,13 @@ import { forEachChild } from "./walk.js";
 
 interface Context {
   inFunction: boolean;
-  inAsyncFunction: boolean;
+  /** At module level (top-level await) or directly in an async def's body. */
+  awaitAllowed: boolean;
   inLoop: boolean;
 }
 
-const MODULE: Context = { inFunction: false, inAsyncFunction: false, inLoop: false };
+const MODULE: Context = { inFunction: false, awaitAllowed: true, inLoop: false };
+const LAMBDA: Context = { inFunction: true, awaitAllowed: false, inLoop: false };
 
 /**
  * Throws ParseFailure at the first statement or expression that is not allowed where it is.
@@ -23,9 +29,7 @@ const MODULE: Context = { inFunction: false, inAsyncFunction: false, inLoop: fal
  */
 export function checkContext(module: A.Module, keywords: ReadonlySet<TokenType>, strayAwait = true): void {
   const awaits = strayAwait && keywords.has(T.Await);
-  if (!awaits && !keywords.has(T.Return) && !keywords.has(T.Break) && !keywords.has(T.Continue) && !keywords.has(T.Nonlocal)) {
-    return;
-  }
+  if (!awaits && !keywords.has(T.Break) && !keywords.has(T.Continue) && !keywords.has(T.Nonlocal)) return;
   new ContextChecker(awaits).statements(module.body, MODULE);
 }
 
@@ -38,9 +42,6 @@ class ContextChecker {
 
   private statement(stmt: A.Stmt, ctx: Context): void {
     switch (stmt.kind) {
-      case "Return":
-        if (!ctx.inFunction) throw new ParseFailure("'return' outside function", stmt);
-        break;
       case "Break":
         if (!ctx.inLoop) throw new ParseFailure("'break' outside loop", stmt);
         return;
@@ -55,7 +56,7 @@ class ContextChecker {
         for (const d of stmt.decoratorList) this.expression(d, ctx);
         this.expressions(stmt.args, ctx);
         if (stmt.returns) this.expression(stmt.returns, ctx);
-        this.statements(stmt.body, { inFunction: true, inAsyncFunction: stmt.isAsync, inLoop: false });
+        this.statements(stmt.body, { inFunction: true, awaitAllowed: stmt.isAsync, inLoop: false });
         return;
       }
       case "For":
@@ -100,14 +101,35 @@ class ContextChecker {
   /** Only `await` matters inside expressions, and lambdas are functions that are never async. */
   private expression(node: A.Node, ctx: Context): void {
     if (!this.awaits) return;
-    if (node.kind === "Await" && !ctx.inAsyncFunction) {
-      throw new ParseFailure(ctx.inFunction ? "'await' outside async function" : "'await' outside function", node);
-    }
+    if (node.kind === "Await" && !ctx.awaitAllowed) throw new ParseFailure("'await' outside async function", node);
     if (node.kind === "Lambda") {
       this.expressions(node.args, ctx);
-      this.expression(node.body, { inFunction: true, inAsyncFunction: false, inLoop: false });
+      this.expression(node.body, LAMBDA);
       return;
+    }
+    if (!ctx.awaitAllowed && (node.kind === "ListComp" || node.kind === "SetComp" || node.kind === "DictComp") && awaitsInside(node)) {
+      throw new ParseFailure("asynchronous comprehension outside of an asynchronous function", node);
     }
     forEachChild(node, (child) => this.expression(child, ctx));
   }
+}
+
+/**
+ * Whether a list, set or dict comprehension is asynchronous, as CPython's symbol table decides:
+ * an `await` in its own scope (all but the first iterable), or in a comprehension of that kind
+ * nested there. Lambdas and generator expressions are scopes of their own that do not pass it on.
+ */
+function awaitsInside(comp: A.ListComp | A.SetComp | A.DictComp): boolean {
+  const first = comp.generators[0]?.iter;
+  let found = false;
+  const look = (node: A.Node): void => {
+    if (found || node === first || node.kind === "Lambda" || node.kind === "GeneratorExp") return;
+    if (node.kind === "Await") {
+      found = true;
+      return;
+    }
+    forEachChild(node, look);
+  };
+  forEachChild(comp, look);
+  return found;
 }

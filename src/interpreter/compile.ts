@@ -339,10 +339,20 @@ export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount
   // A script's first run is on closures. Once its parse is kept (from its second run) and a run
   // of it did enough work, its units are compiled, once, and shared by every later run.
   const hot = codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
-  const compiler = new Compiler(info, rt, hot);
+  const compiler = new Compiler(info, rt, hot, answerStatement(module.body));
   const root = info.scopes.get(module)!;
   const body = compiler.unitBody(module, module.body, root);
   return Object.assign((f: Frame) => body(f), { slotCount: root.slotCount });
+}
+
+/**
+ * The statement whose value is the script's answer when nothing is bound to RESULT or result: the
+ * module's last statement, when it is an expression statement (`x`, `srv.tool()`, `await f()`).
+ * It ends the module body as `return <value>` would.
+ */
+export function answerStatement(body: readonly A.Stmt[]): A.ExprStmt | null {
+  const last = body[body.length - 1];
+  return last?.kind === "Expr" ? last : null;
 }
 
 class Compiler implements ClosureCompiler {
@@ -350,6 +360,7 @@ class Compiler implements ClosureCompiler {
     private readonly info: ScopeInfo,
     private readonly rt: Runtime,
     private readonly hot: boolean,
+    private readonly answer: A.ExprStmt | null,
   ) {}
 
   /** A module's or function's body: the JavaScript tier's unit when it takes it, else closures. */
@@ -443,6 +454,13 @@ class Compiler implements ClosureCompiler {
     switch (s.kind) {
       case "Expr": {
         const value = this.expr(s.value, scope);
+        if (s === this.answer) {
+          return (f) =>
+            after2(value(f), (v: Value) => {
+              f.ret = v;
+              return RETURN;
+            });
+        }
         return (f) => {
           const v = value(f);
           return isPending(v) ? v.then(() => undefined) : undefined;

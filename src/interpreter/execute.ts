@@ -6,7 +6,7 @@ import { parse } from "../../grammar/parse.js";
 import { toPlain, type Plain } from "./boundary.js";
 import { Budget, DEFAULT_LIMITS, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
-import { compileModule, Frame, Globals, noteRun, unboundSlots } from "./compile.js";
+import { compileModule, Frame, Globals, noteRun, RETURN, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { describeThrown, exceptionMessage, tracebackText } from "./error-text.js";
 import { JSON_MODULE } from "./modules/json.js";
@@ -237,8 +237,8 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
   try {
     const body = compileModule(module, rt);
     frame = new Frame(unboundSlots(body.slotCount), [], globals, "<module>", 0);
-    const r = body(frame);
-    if (r instanceof Pending) {
+    let completion: unknown = body(frame);
+    if (completion instanceof Pending) {
       const timeout = new Promise<never>((_, reject) => {
         cancelTimeout = setLongTimeout(
           () => reject(meter.trip(new ResourceLimitError("tool_execution_timeout", limits.tool_execution_timeout, "the execution ran too long"))),
@@ -250,9 +250,9 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
         onAbort = () => reject(meter.trip(new CancelledError()));
         options.signal?.addEventListener("abort", onAbort, { once: true });
       });
-      await Promise.race([r.promise, timeout, aborted]);
+      completion = await Promise.race([completion.promise, timeout, aborted]);
     }
-    let value = globals.has("RESULT") ? globals.get("RESULT")! : globals.has("result") ? globals.get("result")! : null;
+    let value = answer(globals, completion === RETURN ? frame.ret : null);
     if (options.finalizeResult) value = await options.finalizeResult(value, meter);
     const result = toPlain(value, limits, "the result", false);
     return done({ stdout: rt.stdout.join(""), tool_calls: rt.toolCalls, result, error: null });
@@ -274,6 +274,16 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
     // promoted 772 MB and paused 1.4 s; with the cells cleared, 126 MB and 0.64 s.
     globals.clear();
   }
+}
+
+/**
+ * The script's answer: the last value bound to `RESULT`, else to `result`, else `ended`, what the
+ * module body ended with (the value of a top-level `return`, or of its final expression statement).
+ */
+function answer(globals: Globals, ended: Value): Value {
+  if (globals.has("RESULT")) return globals.get("RESULT")!;
+  if (globals.has("result")) return globals.get("result")!;
+  return ended;
 }
 
 /** The SandboxError of anything an execution can end with; bounded in size and work (error-text.ts). */

@@ -48,6 +48,7 @@ const AS_CPYTHON: Record<string, string[]> = {
     "@(a)\ndef f(): pass\n",
     "if c:\n    @d\n    def f(): pass\n",
     "def outer():\n    @d\n    def inner(): pass\n    return inner\n",
+    "@await make()\ndef f(): pass\n",
     "@",
     "@\n",
     "@x y\ndef f(): pass\n",
@@ -58,6 +59,32 @@ const AS_CPYTHON: Record<string, string[]> = {
     "@x\nif 1: pass\n",
     "@x\nreturn 1\n",
     "x = 1 @ 2\n",
+  ],
+  "top-level await": [
+    "r = await srv.tool_async(x=1)\n",
+    "await asyncio.gather(a(), b())\n",
+    "await asyncio.sleep(0)\n",
+    "if await f():\n    pass\nwhile await g():\n    break\nfor x in await h():\n    print(await x)\n",
+    "try:\n    await f()\nexcept E:\n    await g()\nfinally:\n    await h()\n",
+    "xs = [await f(x) for x in y]\n",
+    "d = {k: await f(k) for k in y}\n",
+    "async def m(a=await d()):\n    pass\n",
+    "def f(a=await d()):\n    pass\n",
+    "x = (await f()) + await g()\n",
+    "x = lambda: await f()\n",
+    "def f():\n    await g()\n",
+    "async def f():\n    def g():\n        await h()\n",
+    "async def f():\n    return lambda: await x\n",
+    "def f():\n    [await x for x in y]\n",
+    "def f():\n    {x: await x for x in y}\n",
+    "def f():\n    [x for x in y if await x]\n",
+    "def f():\n    [[await x for x in y] for z in w]\n",
+    "def f():\n    [x for x in await y]\n",
+    "def f():\n    [x for x in [await y for y in z]]\n",
+    "lambda: [await x for x in y]\n",
+    "async def f():\n    lambda: [await x for x in y]\n",
+    "async def f():\n    return [await x for x in y]\n",
+    "def f():\n    for x in y:\n        pass\n    break\n",
   ],
   "double-underscore attributes": [
     "x = type(e).__name__\ny = e.__class__.__name__\nz = f.__doc__\n",
@@ -74,6 +101,15 @@ describe("accepted and rejected as CPython compiles it", () => {
 });
 
 describe("deliberate differences", () => {
+  it("accepts `return` at module level (CPython: 'return' outside function)", () => {
+    const sources = ["return 42\n", "if x:\n    return\ny = 1\n", "for x in y:\n    return x\n", "try:\n    return 1\nfinally:\n    pass\n"];
+    const cpython = compiled(sources);
+    for (const [i, source] of sources.entries()) {
+      expect(cpython[i]?.[1]).toBe("'return' outside function");
+      expect(ours(source)).toBeNull();
+    }
+  });
+
   it("reports a decorator at the end of the script after it, where CPython reports column 0", () => {
     expect(compiled(["@x\n"])[0]).toEqual(["SyntaxError", "invalid syntax", 1, 0, 1, 0]);
     expect(ours("@x\n")).toEqual(["SyntaxError", "invalid syntax", 2, 1, 2, 1]);
@@ -107,8 +143,11 @@ describe("what stays refused", () => {
 describe("the tree of a decorated def and of top-level await equals CPython's", () => {
   const sources = [
     "@d\ndef f():\n    pass\n",
+    "@a.b(c)\n@d\n@e(1, k=2)\nasync def f(x):\n    return await x\n",
     "@x := y\n@lambda f: f\n@x if y else z\ndef f(): pass\n",
     "if c:\n    @d\n    def f(): pass\n",
+    "r = await srv.tool_async(x=1)\nawait asyncio.sleep(0)\n[await f(x) for x in y]\n",
+    "return 42\n",
     "x = type(e).__name__, e.__class__, f.__doc__\n",
   ];
   it.each(sources.map((s, i) => [s, i] as const))("%j", (source, i) => {

@@ -97,6 +97,25 @@ async function sandbox(source: string) {
 }
 
 const CASES: Record<string, string[]> = {
+  "top-level await": [
+    "r = await srv.echo_async(x=1)\nprint(r)",
+    "import asyncio\nrs = await asyncio.gather(srv.echo_async(x=1), srv.echo_async(x=2))\nprint(rs)",
+    "import asyncio\nawait asyncio.sleep(0)\nprint('slept')",
+    "import asyncio\nprint(await asyncio.sleep(0, result='r'))",
+    "total = 0\nfor i in range(3):\n    if await srv.echo_async(x=i) == 1:\n        total += 10\n    total += await srv.echo_async(x=i)\nprint(total)",
+    "n = 3\nwhile await srv.echo_async(x=n):\n    n -= 1\nprint(n)",
+    "xs = [await srv.echo_async(x=i) for i in range(3)]\nd = {k: await srv.echo_async(x=k * 2) for k in 'ab'}\nprint(xs, d)",
+    "print(f\"got {await srv.echo_async(x='v')}\")",
+    "x = (await srv.echo_async(x=2)) * 10 + await srv.echo_async(x=3)\nprint(x)",
+    "async def twice(n):\n    return 2 * await srv.echo_async(x=n)\nprint(await twice(4))",
+    "async def boom():\n    await srv.echo_async(x=0)\n    raise ValueError('inside')\ntry:\n    await boom()\nexcept ValueError as e:\n    print('caught', e)",
+    "async def boom():\n    raise KeyError('k')\nawait boom()",
+    "await 5",
+    "def make(n=None):\n    return n\nasync def f(a=await srv.echo_async(x=5)):\n    return a\nprint(await f())",
+    "import asyncio\nasync def one(i):\n    await asyncio.sleep(0)\n    return await srv.echo_async(x=i)\nresults = await asyncio.gather(*[one(i) for i in range(4)])\nprint(sum(results))",
+    "import asyncio\nasync def main():\n    return await asyncio.gather(srv.echo_async(x='a'), srv.echo_async(x='b'))\nRESULT = asyncio.run(main())",
+    "import asyncio\nasync def ok():\n    return 1\nasync def bad():\n    raise RuntimeError('no')\nprint(await asyncio.gather(ok(), bad(), return_exceptions=True))",
+  ],
   decorators: [
     "def shout(f):\n    def wrapper(*a, **k):\n        return str(f(*a, **k)).upper()\n    return wrapper\n@shout\ndef greet(name):\n    return 'hi ' + name\nprint(greet('bo'))",
     "def mk(n):\n    print('eval', n)\n    def deco(f):\n        print('apply', n)\n        return lambda *a: [n, f(*a)]\n    return deco\n@mk(1)\n@mk(2)\ndef g(x):\n    return x * 2\nprint(g(3))",
@@ -106,6 +125,7 @@ const CASES: Record<string, string[]> = {
     "calls = []\ndef counted(f):\n    def wrapper(*a):\n        calls.append(f.__name__)\n        return f(*a)\n    return wrapper\nd = {'deco': counted}\n@d['deco']\ndef one():\n    return 1\n@(lambda f: f)\ndef two():\n    return 2\nprint(one(), two(), calls)",
     "tools = {'wrap': lambda f: (lambda: [f()])}\nclass_like = {'tools': tools}\n@class_like['tools']['wrap']\ndef f():\n    return 1\nprint(f())",
     "@(lambda f: 5)\ndef g():\n    pass\nprint(g)",
+    "def logged(fn):\n    async def wrapper(*a, **k):\n        print('call', fn.__name__)\n        return await fn(*a, **k)\n    return wrapper\n@logged\nasync def get(n):\n    return await srv.echo_async(x=n)\nprint(await get(4))",
     "import asyncio\ndef retry(times):\n    def d(fn):\n        async def wrapper(*a):\n            for i in range(times):\n                try:\n                    return await fn(*a)\n                except ValueError as e:\n                    print('retry', i, e)\n            return None\n        return wrapper\n    return d\nattempts = []\n@retry(3)\nasync def flaky(x):\n    attempts.append(x)\n    if len(attempts) < 3:\n        raise ValueError('flaky')\n    return await srv.echo_async(x=x)\nRESULT = asyncio.run(flaky(7))",
     "def outer(k):\n    def add(f):\n        return lambda x: f(x) + k\n    @add\n    def inner(x):\n        return x * 10\n    return inner(1)\nprint(outer(5))",
     "def bad(f):\n    raise ValueError('x')\n@bad\ndef g(): pass",
@@ -118,6 +138,23 @@ const CASES: Record<string, string[]> = {
     "@bool\ndef g(): pass\nprint(g)",
     "def takes_two(a, b):\n    return a\n@takes_two\ndef g(): pass",
     "def run(f):\n    return f()\n@run\ndef value():\n    return 42\nprint(value)",
+  ],
+  "the answer": [
+    "x = 5\nx",
+    "srv.echo(x=3)",
+    "await srv.echo_async(x=4)",
+    "RESULT = 1\n2",
+    "result = 7\n8",
+    "result = 7\nRESULT = None\n8",
+    "print('hi')",
+    "x = 1\nif x:\n    x + 1",
+    "def main():\n    return {'n': 1, 'items': [1, 2]}\nmain()",
+    "import asyncio\nasync def main():\n    return [1, 2]\nasyncio.run(main())",
+    "x = 1\nx\ny = 2",
+    "'a string'",
+    "for i in range(2):\n    i\n[i, 'done']",
+    "undefined_name",
+    "1\n1 / 0",
   ],
   names: [
     "print(__name__)\nif __name__ == '__main__':\n    print('main')",
@@ -133,6 +170,7 @@ const CASES: Record<string, string[]> = {
     "print(int.__class__, ValueError.__class__, type.__class__, len.__class__.__name__)",
     "def f():\n    pass\nprint(f.__class__.__name__, type(f) is f.__class__)",
     "print(getattr(int, '__name__'), getattr(1, '__name__', 'none'), hasattr(1, '__name__'), hasattr(int, '__name__'), hasattr(1, '__class__'))",
+    "async def g():\n    return 1\nc = g()\nprint(c.__name__)\nprint(await c)",
     "x = (1).__name__",
     "try:\n    raise KeyError('k')\nexcept KeyError as e:\n    e.__name__",
     "def f():\n    '''The docstring.'''\n    return 1\ndef g():\n    return 1\nprint(repr(f.__doc__), repr(g.__doc__), repr((lambda: 0).__doc__))",
@@ -174,6 +212,59 @@ describe("the forms resume where they suspended", () => {
       setYieldAlways(false);
     }
     expect(differences).toEqual([]);
+  });
+});
+
+describe("a top-level return (a deliberate difference: CPython rejects it)", () => {
+  it("ends the script with its value as the answer", async () => {
+    const r = await execute("x = 2\nreturn x * 21\nprint('never')");
+    expect(r.error).toBeNull();
+    expect(r.result).toBe(42);
+    expect(r.stdout).toBe("");
+  });
+
+  it("ends it from inside a block, and a bare return answers null", async () => {
+    const source = "items = []\nif not items:\n    return\nprint('never')";
+    const r = await execute(source);
+    expect([r.error, r.result, r.stdout]).toEqual([null, null, ""]);
+    const looped = await execute("for i in range(10):\n    if i == 3:\n        return i\n99");
+    expect(looped.result).toBe(3);
+  });
+
+  it("runs the finally blocks it leaves", async () => {
+    const r = await execute("try:\n    return 'from try'\nfinally:\n    print('finally ran')");
+    expect([r.result, r.stdout]).toEqual(["from try", "finally ran\n"]);
+  });
+
+  it("gives way to RESULT and result, wherever they were bound", async () => {
+    expect((await execute("RESULT = [1]\nreturn 2")).result).toEqual([1]);
+    expect((await execute("result = 'r'\nreturn 2")).result).toBe("r");
+    expect((await execute("def f():\n    global RESULT\n    RESULT = 'set in f'\nf()\nreturn 2")).result).toBe("set in f");
+  });
+
+  it("returns an awaited value", async () => {
+    const r = await execute("return await srv.echo_async(x='tool')", { hosts: hosts() });
+    expect(r.result).toBe("tool");
+    expect(r.tool_calls.map((c) => c.tool)).toEqual(["echo"]);
+  });
+});
+
+describe("the answer is serialized as RESULT is (SPEC §8)", () => {
+  it("turns a final expression's tuple, set and object into JSON values and text", async () => {
+    expect((await execute("(1, 'a')")).result).toEqual([1, "a"]);
+    expect((await execute("{3}")).result).toEqual([3]);
+    expect((await execute("def f():\n    pass\nf")).result).toBe("<function f>");
+  });
+
+  it("fails on a final expression that contains itself, as RESULT does", async () => {
+    const r = await execute("l = [1]\nl.append(l)\nl");
+    expect(r.error?.message).toContain("cycle");
+  });
+
+  it("a script whose last statement is not an expression answers null", async () => {
+    for (const source of ["x = 1", "def f():\n    return 1", "if True:\n    5", "try:\n    5\nexcept Exception:\n    pass"]) {
+      expect((await execute(source)).result).toBeNull();
+    }
   });
 });
 
