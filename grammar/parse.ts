@@ -28,12 +28,13 @@ export function parse(source: string): A.Module {
   try {
     const parser = getParser();
     const module = parser.parseTokens(tokens);
-    checkContext(module, keywordsSeen, parser.strayAwait);
-    // Each level of nesting takes at least one token, so short scripts cannot be too deep.
+    // Each level of nesting takes at least one token, so short scripts cannot be too deep. The
+    // depth is checked first: the context checks recurse over the tree.
     if (tokens.length > MAX_AST_DEPTH) {
       const deep = depthExceeds(module, MAX_AST_DEPTH);
       if (deep) throw new ParseFailure(`expression nested too deeply (more than ${MAX_AST_DEPTH} levels)`, deep);
     }
+    checkContext(module, keywordsSeen, parser.strayAwait);
     return module;
   } catch (error) {
     if (unclosed) {

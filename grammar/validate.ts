@@ -1,35 +1,36 @@
 // Checks CPython makes when it compiles rather than parses, reported here as SyntaxErrors
-// before anything runs: `break`/`continue` outside a loop, `await` where it cannot be, and
-// `nonlocal` at module level.
+// before anything runs: `break`/`continue` outside a loop, `await` where it cannot be.
 //
 // Two deliberate differences (LANGUAGE.md): `await` is allowed anywhere at module level, as
 // CPython allows it under `PyCF_ALLOW_TOP_LEVEL_AWAIT` (asyncio's REPL, notebooks), and so is
 // `return`, which ends the script with its value as the answer.
 import type { TokenType } from "chevrotain";
 import type * as A from "./ast.js";
+import { checkDeclarations } from "./declarations.js";
 import { ParseFailure } from "./parser.js";
 import * as T from "./tokens.js";
 import { forEachChild } from "./walk.js";
 
 interface Context {
-  inFunction: boolean;
   /** At module level (top-level await) or directly in an async def's body. */
   awaitAllowed: boolean;
   inLoop: boolean;
 }
 
-const MODULE: Context = { inFunction: false, awaitAllowed: true, inLoop: false };
-const LAMBDA: Context = { inFunction: true, awaitAllowed: false, inLoop: false };
+const MODULE: Context = { awaitAllowed: true, inLoop: false };
+const LAMBDA: Context = { awaitAllowed: false, inLoop: false };
 
 /**
- * Throws ParseFailure at the first statement or expression that is not allowed where it is.
+ * Throws ParseFailure at the first statement or expression that is not allowed where it is, the
+ * checks of CPython's symbol table (declarations.ts) first, as CPython makes them first.
  * `keywords` are those the scanner saw: without `await`, expressions need no visit at all.
  * `strayAwait` false (the parser's finding) says every `await` sits in an async def's body, so
  * expressions need no visit either.
  */
 export function checkContext(module: A.Module, keywords: ReadonlySet<TokenType>, strayAwait = true): void {
+  if (keywords.has(T.Nonlocal) || keywords.has(T.Global)) checkDeclarations(module);
   const awaits = strayAwait && keywords.has(T.Await);
-  if (!awaits && !keywords.has(T.Break) && !keywords.has(T.Continue) && !keywords.has(T.Nonlocal)) return;
+  if (!awaits && !keywords.has(T.Break) && !keywords.has(T.Continue)) return;
   new ContextChecker(awaits).statements(module.body, MODULE);
 }
 
@@ -48,15 +49,12 @@ class ContextChecker {
       case "Continue":
         if (!ctx.inLoop) throw new ParseFailure("'continue' not properly in loop", stmt);
         return;
-      case "Nonlocal":
-        if (!ctx.inFunction) throw new ParseFailure("nonlocal declaration not allowed at module level", stmt);
-        return;
       case "FunctionDef": {
         // Decorators, defaults and annotations are evaluated where the def is.
         for (const d of stmt.decoratorList) this.expression(d, ctx);
         this.expressions(stmt.args, ctx);
         if (stmt.returns) this.expression(stmt.returns, ctx);
-        this.statements(stmt.body, { inFunction: true, awaitAllowed: stmt.isAsync, inLoop: false });
+        this.statements(stmt.body, { awaitAllowed: stmt.isAsync, inLoop: false });
         return;
       }
       case "For":

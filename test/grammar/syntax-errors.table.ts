@@ -145,6 +145,7 @@ export const ERROR_ROWS: ErrorRow[] = [
   ["def f(a=1):\n    def g(b=await y):\n        pass\n", "SyntaxError", "'await' outside async function", 2, 13, "ours"],
   ["lambda: [await x for x in y]\n", "SyntaxError", "asynchronous comprehension outside of an asynchronous function", 1, 9, "ours"],
   ["async def f():\n    await x\n    def g():\n        await z\n    await y\n", "SyntaxError", "'await' outside async function", 4, 9, "ours"],
+  ["def f():\n    nonlocal x\n", "SyntaxError", "no binding for nonlocal 'x' found", 2, 5, "ours"],
   ["def f():\n    for x in y:\n        pass\n    break\n", "SyntaxError", "'break' outside loop", 4, 5, "ours"],
   ["x = [1, 2,, 3]\n", "SyntaxError", "invalid syntax", 1, 11, "same"],
   ["f(,)\n", "SyntaxError", "invalid syntax", 1, 3, "same"],
