@@ -101,11 +101,14 @@ export interface Pass extends Span {
   kind: "Pass";
 }
 
+/** `def` or `async def`; its span starts at `def` (or `async`), after any decorators, as in CPython. */
 export interface FunctionDef extends Span {
   kind: "FunctionDef";
   name: string;
   args: Arguments;
   body: Stmt[];
+  /** `@expression` lines above the def, top to bottom (applied bottom-up). */
+  decoratorList: Expr[];
   returns: Expr | null;
   isAsync: boolean;
 }

@@ -7,7 +7,7 @@
 // and rejects the constructs the sandbox does not support as early as it can see them.
 import type { IToken, TokenType } from "chevrotain";
 import { PySyntaxError, syntaxErrorAt, type SyntaxErrorType } from "./errors.js";
-import { unsupported } from "./unsupported.js";
+import { READABLE_DUNDERS, unsupported } from "./unsupported.js";
 import * as T from "./tokens.js";
 
 /** A scanned token. Lines and columns are 1-based; `endColumn` and `endOffset` are exclusive. */
@@ -438,7 +438,7 @@ class Scanner {
     if (!ascii) image = image.normalize("NFKC");
     const previous = this.tokens[this.tokens.length - 1];
     const token = this.push(T.Name, image, start, this.line, this.col(start), image);
-    if (previous?.tokenType === T.Dot && image.length > 4 && image.startsWith("__") && image.endsWith("__")) {
+    if (previous?.tokenType === T.Dot && image.length > 4 && image.startsWith("__") && image.endsWith("__") && !READABLE_DUNDERS.has(image)) {
       throw syntaxErrorAt(
         this.src,
         unsupported("dunder", image),
@@ -529,10 +529,7 @@ class Scanner {
       this.brackets.pop();
     }
     this.pos += image.length;
-    const token = this.push(type, image, start, line, column);
-    if (type === T.At && this.lineFirstToken === this.tokens.length - 1 && this.brackets.length === 0) {
-      throw this.unsupportedAt("decorator", token);
-    }
+    this.push(type, image, start, line, column);
   }
 
   // ---------------------------------------------------------------- numbers

@@ -28,12 +28,13 @@ export function parse(source: string): A.Module {
   try {
     const parser = getParser();
     const module = parser.parseTokens(tokens);
-    checkContext(module, keywordsSeen, parser.strayAwait);
-    // Each level of nesting takes at least one token, so short scripts cannot be too deep.
+    // Each level of nesting takes at least one token, so short scripts cannot be too deep. The
+    // depth is checked first: the context checks recurse over the tree.
     if (tokens.length > MAX_AST_DEPTH) {
       const deep = depthExceeds(module, MAX_AST_DEPTH);
       if (deep) throw new ParseFailure(`expression nested too deeply (more than ${MAX_AST_DEPTH} levels)`, deep);
     }
+    checkContext(module, keywordsSeen, parser.strayAwait);
     return module;
   } catch (error) {
     if (unclosed) {
@@ -133,6 +134,10 @@ function fromRecognition(error: IRecognitionException, source: string, tokens: T
     if (token.tokenType !== T.Assign) {
       return syntaxErrorAt(source, "expected ':'", previous.endLine!, previous.endColumn!);
     }
+  }
+
+  if (record.kind === "mismatch" && record.rule === "decorated" && token.tokenType === T.Assign && previous) {
+    return at("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", expressionStart(tokens, index - 1), tokenAfterAssign(tokens, index));
   }
 
   if (record.rule === "tryStatement" && record.kind === "noViableAlt") {

@@ -714,7 +714,8 @@ export class DialectParser extends EmbeddedActionsParser {
     { ALT: () => [this.SUBRULE(this.whileStatement)] },
     { ALT: () => [this.SUBRULE(this.forStatement)] },
     { ALT: () => [this.SUBRULE(this.tryStatement)] },
-    { ALT: () => [this.SUBRULE(this.functionDef)] },
+    { ALT: () => [this.SUBRULE(this.functionDef, { ARGS: [[]] })] },
+    { ALT: () => [this.SUBRULE(this.decorated)] },
     { ALT: () => this.SUBRULE(this.simpleStatements) },
   ];
 
@@ -1286,7 +1287,18 @@ export class DialectParser extends EmbeddedActionsParser {
     }));
   });
 
-  private functionDef = this.RULE("functionDef", (): A.FunctionDef => {
+  /** `@expression` lines (any expression, PEP 614), then the def they decorate. */
+  private decorated = this.RULE("decorated", (): A.FunctionDef => {
+    const decorators: A.Expr[] = [];
+    this.AT_LEAST_ONE(() => {
+      this.CONSUME(T.At);
+      decorators.push(this.SUBRULE(this.expression, { ARGS: [WALRUS] }));
+      this.CONSUME(T.Newline);
+    });
+    return this.SUBRULE(this.functionDef, { ARGS: [decorators] });
+  });
+
+  private functionDef = this.RULE("functionDef", (decorators: A.Expr[]): A.FunctionDef => {
     const asyncKw = this.OPTION(() => this.CONSUME(T.Async) as Token);
     const kw = this.CONSUME(T.Def) as Token;
     const name = this.CONSUME(T.Name) as Token;
@@ -1308,6 +1320,7 @@ export class DialectParser extends EmbeddedActionsParser {
       name: name.image,
       args: buildArguments(items, "function definition"),
       body,
+      decoratorList: decorators,
       returns,
       isAsync: asyncKw !== undefined,
       line: lineOf(asyncKw ?? kw), col: colOf(asyncKw ?? kw),

@@ -65,6 +65,7 @@ export function forEachChild(node: A.Node, visit: Visit): void {
     case "alias":
       return;
     case "FunctionDef":
+      each(node.decoratorList, visit);
       args(node.args, visit);
       maybe(node.returns, visit);
       return each(node.body, visit);

@@ -365,7 +365,7 @@ export const TYPE_ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, NativeFn>>
 const otherTypes = new Map<string, PyType>();
 
 /** type(x): the built-in type object, or a stand-in type named as Python names it. */
-function typeOf(args: Value[]): Value {
+export function typeOf(args: Value[]): Value {
   if (args.length !== 1) throw pyError("TypeError", "type() takes 1 argument in the sandbox");
   const v = args[0]!;
   if (v instanceof PyException) return v.type;

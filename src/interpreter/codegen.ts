@@ -30,6 +30,7 @@ import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
 import { EMPTY_TUPLE, isOwnKey, MAX_OWN_KEY, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
 import {
+  answerStatement,
   augmentedValue,
   BREAK,
   Cell,
@@ -251,9 +252,13 @@ class Generator {
   /** The last label inside each loop, by the loop's JS label (filled in once the loop is emitted). */
   private readonly lastLabel = new Map<string, number>();
 
+  /** A module's final expression statement: its value is the script's answer (compile.ts). */
+  private answer: A.ExprStmt | null = null;
+
   constructor(private readonly cc: ClosureCompiler) {}
 
   unit(body: A.Stmt[], scope: Scope): Plan | null {
+    this.answer = scope.kind === "module" ? answerStatement(body) : null;
     for (const s of body) this.statement(s, scope);
     this.close();
     const temps = Array.from({ length: this.temps }, (_, i) => `t${i}`);
@@ -455,9 +460,11 @@ class Generator {
     if (s.kind === "AugAssign" && s.target.kind === "Attribute") return this.delegatedStatement(s, scope);
     this.step(`${this.where(s)} rt.tick();`);
     switch (s.kind) {
-      case "Expr":
-        this.expr(s.value, scope);
+      case "Expr": {
+        const v = this.expr(s.value, scope);
+        if (s === this.answer) this.step(`f.ret = ${v}; return RETURN;`);
         return;
+      }
       case "Assign": {
         const v = this.expr(s.value, scope);
         for (const t of s.targets) this.store(t, v, scope);

@@ -148,6 +148,8 @@ export interface FunctionCode {
   unit: Unit | null;
   isAsync: boolean;
   isLambda: boolean;
+  /** `__doc__`: the body's docstring (a first statement that is a string literal), else None. */
+  doc: string | null;
 }
 
 /**
@@ -181,6 +183,12 @@ function calleeLabel(target: Value, method: string | null): string {
 }
 
 export class PyFunction extends PyObject {
+  /**
+   * `__name__` and `__doc__` when something set them (functools.wraps copies the wrapped
+   * function's); null while they are the code's own.
+   */
+  dunders: Map<"__name__" | "__doc__", Value> | null = null;
+
   constructor(
     readonly code: FunctionCode,
     readonly defaults: Value[],
@@ -331,10 +339,20 @@ export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount
   // A script's first run is on closures. Once its parse is kept (from its second run) and a run
   // of it did enough work, its units are compiled, once, and shared by every later run.
   const hot = codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
-  const compiler = new Compiler(info, rt, hot);
+  const compiler = new Compiler(info, rt, hot, answerStatement(module.body));
   const root = info.scopes.get(module)!;
   const body = compiler.unitBody(module, module.body, root);
   return Object.assign((f: Frame) => body(f), { slotCount: root.slotCount });
+}
+
+/**
+ * The statement whose value is the script's answer when nothing is bound to RESULT or result: the
+ * module's last statement, when it is an expression statement (`x`, `srv.tool()`, `await f()`).
+ * It ends the module body as `return <value>` would.
+ */
+export function answerStatement(body: readonly A.Stmt[]): A.ExprStmt | null {
+  const last = body[body.length - 1];
+  return last?.kind === "Expr" ? last : null;
 }
 
 class Compiler implements ClosureCompiler {
@@ -342,6 +360,7 @@ class Compiler implements ClosureCompiler {
     private readonly info: ScopeInfo,
     private readonly rt: Runtime,
     private readonly hot: boolean,
+    private readonly answer: A.ExprStmt | null,
   ) {}
 
   /** A module's or function's body: the JavaScript tier's unit when it takes it, else closures. */
@@ -435,6 +454,13 @@ class Compiler implements ClosureCompiler {
     switch (s.kind) {
       case "Expr": {
         const value = this.expr(s.value, scope);
+        if (s === this.answer) {
+          return (f) =>
+            after2(value(f), (v: Value) => {
+              f.ret = v;
+              return RETURN;
+            });
+        }
         return (f) => {
           const v = value(f);
           return isPending(v) ? v.then(() => undefined) : undefined;
@@ -520,6 +546,7 @@ class Compiler implements ClosureCompiler {
       case "FunctionDef": {
         const make = this.functionMaker(s, s.name, s.args, this.info.scopes.get(s)!, scope, s.isAsync, false, s.body);
         const store = this.storeName(s.name, scope);
+        if (s.decoratorList.length > 0) return this.decorated(s, make, store, scope);
         return (f) => {
           const fn = make(f);
           if (isPending(fn)) return fn.then((v: Value) => store(f, v));
@@ -571,6 +598,51 @@ class Compiler implements ClosureCompiler {
       case "ImportFrom":
         return this.importFrom(s, scope);
     }
+  }
+
+  /**
+   * A decorated def, in CPython's order: the decorator expressions top to bottom, then the
+   * function (its defaults), then each decorator called on the result, bottom-up, and the name
+   * bound to what the last one returned. A traceback shows the line of the decorator at work.
+   */
+  private decorated(s: A.FunctionDef, make: Expr, store: Store, scope: Scope): Stmt {
+    const rt = this.rt;
+    const decorators = s.decoratorList.map((d) => ({ value: this.expr(d, scope), line: d.line, col: d.col }));
+    const { line, col } = s;
+    return (f) => {
+      const fns: Value[] = [];
+      const apply = (fn: Value, i: number): Completion | Pending => {
+        for (; i >= 0; i--) {
+          const d = decorators[i]!;
+          f.line = d.line;
+          f.col = d.col;
+          const r = rt.callValue(fns[i]!, [fn], null, f);
+          if (isPending(r)) return r.then((x: Value) => apply(x, i - 1));
+          fn = r;
+        }
+        const r = store(f, fn);
+        return isPending(r) ? r.then(() => undefined) : undefined;
+      };
+      const evaluate = (i: number): Completion | Pending => {
+        for (; i < decorators.length; i++) {
+          const d = decorators[i]!;
+          f.line = d.line;
+          f.col = d.col;
+          const v = d.value(f);
+          if (isPending(v)) {
+            return v.then((x: Value) => {
+              fns.push(x);
+              return evaluate(i + 1);
+            });
+          }
+          fns.push(v);
+        }
+        f.line = line;
+        f.col = col;
+        return after2(make(f), (fn: Value) => apply(fn, decorators.length - 1));
+      };
+      return evaluate(0);
+    };
   }
 
   private augAssign(s: A.AugAssign, scope: Scope): Stmt {
@@ -1827,6 +1899,7 @@ class Compiler implements ClosureCompiler {
       unit: null,
       isAsync,
       isLambda,
+      doc: isLambda ? null : docstring(bodyStmts),
     };
     this.functionBody(node, bodyStmts, inner, code);
     // The cells this function closes over, taken from the defining frame.
@@ -1862,6 +1935,12 @@ class Compiler implements ClosureCompiler {
 }
 
 // ------------------------------------------------------------------ small helpers
+
+/** A body's docstring, as CPython finds it: a first statement that is a plain string literal. */
+function docstring(body: readonly A.Stmt[]): string | null {
+  const first = body[0];
+  return first?.kind === "Expr" && first.value.kind === "Constant" && typeof first.value.value === "string" ? first.value.value : null;
+}
 
 /**
  * A method call site (`obj.name(...)`) that remembers the method it last found and for which

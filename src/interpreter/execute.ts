@@ -6,7 +6,7 @@ import { parse } from "../../grammar/parse.js";
 import { toPlain, type Plain } from "./boundary.js";
 import { Budget, DEFAULT_LIMITS, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
-import { compileModule, Frame, Globals, noteRun, unboundSlots } from "./compile.js";
+import { compileModule, Frame, Globals, noteRun, RETURN, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { describeThrown, exceptionMessage, tracebackText } from "./error-text.js";
 import { moduleFrom, STANDARD_MODULES } from "./modules/index.js";
@@ -209,6 +209,8 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
   const globals = new Globals();
   for (const [name, host] of hosts) globals.set(name, host);
   if (!globals.has("env")) globals.set("env", scriptEnv(options.env ?? {}));
+  // The script runs as the main module: `if __name__ == "__main__":` holds.
+  if (!globals.has("__name__")) globals.set("__name__", "__main__");
   // Counted as sharing the CPU from here until rt.finish() in the finally below.
   const rt = (state.rt = new Runtime({
     budget,
@@ -226,8 +228,8 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
   try {
     const body = compileModule(module, rt);
     frame = new Frame(unboundSlots(body.slotCount), [], globals, "<module>", 0);
-    const r = body(frame);
-    if (r instanceof Pending) {
+    let completion: unknown = body(frame);
+    if (completion instanceof Pending) {
       const timeout = new Promise<never>((_, reject) => {
         cancelTimeout = setLongTimeout(
           () => reject(meter.trip(new ResourceLimitError("tool_execution_timeout", limits.tool_execution_timeout, "the execution ran too long"))),
@@ -239,9 +241,9 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
         onAbort = () => reject(meter.trip(new CancelledError()));
         options.signal?.addEventListener("abort", onAbort, { once: true });
       });
-      await Promise.race([r.promise, timeout, aborted]);
+      completion = await Promise.race([completion.promise, timeout, aborted]);
     }
-    let value = globals.has("RESULT") ? globals.get("RESULT")! : globals.has("result") ? globals.get("result")! : null;
+    let value = answer(globals, completion === RETURN ? frame.ret : null);
     if (options.finalizeResult) value = await options.finalizeResult(value, meter);
     const result = toPlain(value, limits, "the result", false);
     return done({ stdout: rt.stdout.join(""), tool_calls: rt.toolCalls, result, error: null });
@@ -263,6 +265,16 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
     // promoted 772 MB and paused 1.4 s; with the cells cleared, 126 MB and 0.64 s.
     globals.clear();
   }
+}
+
+/**
+ * The script's answer: the last value bound to `RESULT`, else to `result`, else `ended`, what the
+ * module body ended with (the value of a top-level `return`, or of its final expression statement).
+ */
+function answer(globals: Globals, ended: Value): Value {
+  if (globals.has("RESULT")) return globals.get("RESULT")!;
+  if (globals.has("result")) return globals.get("result")!;
+  return ended;
 }
 
 /** The SandboxError of anything an execution can end with; bounded in size and work (error-text.ts). */

@@ -5,6 +5,7 @@ import { Cell, type Frame, Frame as FrameClass, PyFunction, RETURN, UNBOUND } fr
 import { CancelledError, EXC, PyExcType, PyException, pyError, ResourceLimitError } from "./errors.js";
 import { ascii, formatValue, percentFormat } from "./format.js";
 import { fromHost, toHost } from "./boundary.js";
+import { dunderAttribute } from "./dunders.js";
 import { ABSENT_BUILTINS, TYPE_ATTRIBUTES } from "./builtins.js";
 import { lookupMethod } from "./methods/index.js";
 import type { Kwargs, NativeContext } from "./native.js";
@@ -570,11 +571,9 @@ export class Runtime implements NativeContext {
  * the built-ins made once for every execution can use it.
  */
 export function getAttribute(obj: Value, name: string): Value {
-  // Every way in (`x.a`, getattr, hasattr, `'{0.a}'.format(x)`) ends here, so the refusal of
-  // `__dunder__` names holds for names computed at run time too.
-  if (name.startsWith("__") && name.endsWith("__") && name.length > 4) {
-    throw pyError("AttributeError", `attribute '${name}' is not accessible in the sandbox`);
-  }
+  // Every way in (`x.a`, getattr, hasattr, `'{0.a}'.format(x)`) ends here, so what holds for
+  // `__dunder__` names (a few readable, the rest refused) holds for names computed at run time too.
+  if (name.startsWith("__") && name.endsWith("__") && name.length > 4) return dunderAttribute(obj, name);
   if (obj instanceof PyModule) {
     const v = obj.attrs.get(name);
     if (v === undefined) throw pyError("AttributeError", `module '${obj.name}' has no attribute '${name}'`);

@@ -166,6 +166,7 @@ class Declarations {
     switch (stmt.kind) {
       case "FunctionDef": {
         this.bind(scope, stmt.name);
+        for (const d of stmt.decoratorList) this.expression(d, scope);
         this.arguments(stmt.args, scope);
         if (stmt.returns) this.expression(stmt.returns, scope);
         const inner = new Scope("function", scope, stmt);

@@ -13,8 +13,8 @@ OPS = {
     ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is",
     ast.IsNot: "is not",
 }
-RENAMES = {"kw_defaults": "kwDefaults", "format_spec": "formatSpec"}
-SKIP = {"ctx", "type_comment", "type_ignores", "kind", "decorator_list", "is_async", "simple"}
+RENAMES = {"kw_defaults": "kwDefaults", "format_spec": "formatSpec", "decorator_list": "decoratorList"}
+SKIP = {"ctx", "type_comment", "type_ignores", "kind", "is_async", "simple"}
 CONVERSIONS = {-1: None, 115: "s", 114: "r", 97: "a"}
 
 

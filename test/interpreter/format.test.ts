@@ -388,8 +388,9 @@ describe("str.format matches CPython", () => {
     expect(error).toBeInstanceOf(PyException);
     expect((error as PyException).type.name).toBe("AttributeError");
     expect((error as PyException).args[0]).toBe("'int' object has no attribute 'real'");
-    const dunder = thrownBy(() => strFormat(ctx(), "{a.__class__}", [], new Map([["a", 1]])));
-    expect((dunder as PyException).args[0]).toBe("attribute '__class__' is not accessible in the sandbox");
+    const dunder = thrownBy(() => strFormat(ctx(), "{a.__dict__}", [], new Map([["a", 1]])));
+    expect((dunder as PyException).args[0]).toBe("attribute '__dict__' is not accessible in the sandbox");
+    expect(strFormat(ctx(), "{a.__class__.__name__}", [], new Map([["a", 1]]))).toBe("int");
     expect(strFormat(ctx(), "{0.start}:{0.stop}", [new SliceValue(1, 5, null)], null)).toBe("1:5");
   });
 });
