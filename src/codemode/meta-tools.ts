@@ -87,7 +87,7 @@ const DEFINITIONS: MetaToolDefinition[] = [
     description:
       "Run a Python script. Each server is a global: r = github.search_repos(query='x'). " +
       "Calls are synchronous (srv.tool_async + asyncio.gather for parallel). Results are dicts/lists: " +
-      "use r['key']. print() is captured; set RESULT to return a value. Fresh scope each run.",
+      "use r['key']. print() is captured; the last expression (or RESULT) is returned. Fresh scope each run.",
     inputSchema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
   },
 ];
