@@ -493,6 +493,10 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     const result = setOperation(op, a, b, budget);
     if (result) return result;
   }
+  if ((isSetLikeView(a) || isSetLikeView(b)) && (op === "|" || op === "&" || op === "-" || op === "^")) {
+    // dict.keys() and dict.items() are set-like: with any iterable on the other side, a set.
+    return setOperation(op, plainSet(a, budget), plainSet(b, budget), budget)!;
+  }
   if ((a instanceof PyBytes || b instanceof PyBytes) && op === "*") {
     if (b instanceof PyBytes) [a, b] = [b, a];
     const n = repeatCount(b);
@@ -543,6 +547,47 @@ function repeatItems(items: readonly Value[], n: number, budget: Budget): Value[
   budget.step(items.length * n);
   const out: Value[] = [];
   for (let i = 0; i < n; i++) for (const item of items) out.push(item);
+  return out;
+}
+
+/**
+ * A keys or items view against a set or a view, as CPython's dictview comparison does: equal sizes,
+ * and every member of the view in the other (hashing it, so an unhashable item is a TypeError when
+ * the other is a set; an items view looks the key up and compares the value).
+ */
+function sameMembers(a: PySet | PyDictView, b: PySet | PyDictView): boolean {
+  if (a instanceof PySet) [a, b] = [b, a];
+  const size = (v: PySet | PyDictView) => (v instanceof PySet ? v.size : v.dict.size);
+  if (size(a) !== size(b)) return false;
+  const other = b;
+  const has = (item: Value): boolean => {
+    if (other instanceof PySet) return other.map.has(hashOf(item));
+    if (other.kind === "keys") return other.dict.map.has(hashOf(item));
+    if (!(item instanceof PyTuple) || item.items.length !== 2) return false;
+    const found = other.dict.map.get(hashOf(item.items[0]!));
+    return found !== undefined && (found === item.items[1] || equals(found, item.items[1]!));
+  };
+  const view = a as PyDictView;
+  if (view.kind === "keys") {
+    for (const k of view.dict.keys()) if (!has(k)) return false;
+  } else {
+    for (const [k, v] of view.dict.entries()) if (!has(new PyTuple([k, v]))) return false;
+  }
+  return true;
+}
+
+function isSetLikeView(v: Value): boolean {
+  return v instanceof PyDictView && v.kind !== "values";
+}
+
+/** The items of an iterable as a new set (a set's own entries are reused as they are). */
+function plainSet(v: Value, budget: Budget): PySet {
+  if (v instanceof PySet && !v.frozen) return v;
+  const out = new PySet(false);
+  for (const item of iterateToArray(v, budget)) {
+    hashOf(item, budget);
+    out.add(item);
+  }
   return out;
 }
 
@@ -633,6 +678,10 @@ export function equals(a: Value, b: Value): boolean {
   }
   if (a instanceof SliceValue && b instanceof SliceValue) return sequenceEquals([a.start, a.stop, a.step], [b.start, b.stop, b.step]);
   if (a instanceof PyInstance || b instanceof PyInstance) return instanceEquals(a, b) ?? false;
+  if ((isSetLikeView(a) && (b instanceof PySet || isSetLikeView(b))) || (isSetLikeView(b) && a instanceof PySet)) {
+    // A keys or items view equals a set (or a view) of the same members.
+    return sameMembers(a as PySet | PyDictView, b as PySet | PyDictView);
+  }
   return false;
 }
 
