@@ -181,6 +181,12 @@ function calleeLabel(target: Value, method: string | null): string {
 }
 
 export class PyFunction extends PyObject {
+  /**
+   * `__name__` and `__doc__` when something set them (functools.wraps copies the wrapped
+   * function's); null while they are the code's own.
+   */
+  dunders: Map<"__name__" | "__doc__", Value> | null = null;
+
   constructor(
     readonly code: FunctionCode,
     readonly defaults: Value[],
@@ -200,7 +206,9 @@ export class PyFunction extends PyObject {
   }
 
   pyRepr(): string {
-    return `<function ${this.code.name}>`;
+    // A wrapper given the wrapped function's name (functools.wraps) shows it, as CPython's does.
+    const name = this.dunders?.get("__name__");
+    return `<function ${typeof name === "string" ? name : this.code.name}>`;
   }
 }
 

@@ -6,6 +6,7 @@ import type { NativeFn } from "../native.js";
 import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
 import { BISECT_MODULE } from "./bisect.js";
+import { FUNCTOOLS_MODULE } from "./functools.js";
 import { HEAPQ_MODULE } from "./heapq.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
@@ -21,6 +22,7 @@ export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>
 export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
   ["bisect", () => moduleFrom("bisect", BISECT_MODULE)],
+  ["functools", () => moduleFrom("functools", FUNCTOOLS_MODULE)],
   ["heapq", () => moduleFrom("heapq", HEAPQ_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
