@@ -10,6 +10,7 @@ import { FUNCTOOLS_MODULE } from "./functools.js";
 import { HEAPQ_MODULE } from "./heapq.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
+import { OPERATOR_MODULE } from "./operator.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -26,4 +27,5 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["heapq", () => moduleFrom("heapq", HEAPQ_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
+  ["operator", () => moduleFrom("operator", OPERATOR_MODULE)],
 ]);
