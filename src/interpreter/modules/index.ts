@@ -11,6 +11,7 @@ import { HEAPQ_MODULE } from "./heapq.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { OPERATOR_MODULE } from "./operator.js";
+import { randomModule } from "./random.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -28,4 +29,5 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["operator", () => moduleFrom("operator", OPERATOR_MODULE)],
+  ["random", randomModule],
 ]);
