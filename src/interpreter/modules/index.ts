@@ -12,6 +12,7 @@ import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { OPERATOR_MODULE } from "./operator.js";
 import { randomModule } from "./random.js";
+import { STATISTICS_MODULE } from "./statistics.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -30,4 +31,5 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["operator", () => moduleFrom("operator", OPERATOR_MODULE)],
   ["random", randomModule],
+  ["statistics", () => moduleFrom("statistics", STATISTICS_MODULE)],
 ]);
