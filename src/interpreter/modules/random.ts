@@ -19,7 +19,7 @@ import { PyBoundMethod, PyModule } from "../objects.js";
 import { binary, compare, equals, getItem, iterate, length, setItem } from "../ops.js";
 import { DONE } from "../objects.js";
 import { repr, str } from "../repr.js";
-import { itemsSize, SLOT } from "../sizes.js";
+import { itemsSize, MAP_ENTRY, SLOT } from "../sizes.js";
 import { cpChars } from "../strings.js";
 import { floatRatio, isInt, normInt, PyBytes, PyFloat, PyList, PyRange, PyTuple, toBigInt, typeName, type Value } from "../values.js";
 import { bisectRight } from "./bisect.js";
@@ -130,7 +130,8 @@ export function randomBits(ctx: NativeContext, self: PyRandom, k: number): numbe
 /** An int in [0, n) for n > 0: getrandbits(n.bit_length()) until it is below n, as _randbelow. */
 export function randBelow(ctx: NativeContext, self: PyRandom, n: number | bigint): number | bigint {
   if (typeof n === "number") {
-    const k = n < 2 ** 31 ? 32 - Math.clz32(n) : Math.floor(Math.log2(n)) + 1;
+    // n.bit_length(), exactly (a logarithm rounds near 2**53).
+    const k = n < 2 ** 32 ? 32 - Math.clz32(n) : 64 - Math.clz32(Math.floor(n / 2 ** 32));
     let r = randomBits(ctx, self, k) as number;
     while (r >= n) {
       ctx.budget.step(1);
@@ -147,22 +148,16 @@ export function randBelow(ctx: NativeContext, self: PyRandom, n: number | bigint
   return normInt(r);
 }
 
-function intOf(v: number | bigint | boolean): bigint {
-  return toBigInt(v);
-}
-
 /**
  * randrange's reading of an argument: an int as it is; a float or str only if int() of it equals
  * it (a float like 5.0 is taken, with CPython's DeprecationWarning not shown), else ValueError.
  */
 function rangeArg(ctx: NativeContext, v: Value, which: string): bigint {
-  if (isInt(v) || typeof v === "boolean") return intOf(v);
+  if (isInt(v) || typeof v === "boolean") return toBigInt(v);
   const i = TYPES.int!.construct(ctx, [v], null) as number | bigint;
   if (!equals(i, v)) throw pyError("ValueError", `non-integer ${which} for randrange()`);
   return toBigInt(i);
 }
-
-const ONE: Value = 1;
 
 function randrange(ctx: NativeContext, self: PyRandom, start: Value, stop: Value | undefined, step: Value | undefined): Value {
   // The common case, randrange(n) or randrange(a, b) of small ints, in doubles.
@@ -180,7 +175,7 @@ function randrange(ctx: NativeContext, self: PyRandom, start: Value, stop: Value
   const istart = rangeArg(ctx, start, "arg 1");
   if (stop === undefined || stop === null) {
     // `step is not 1`: only the int 1 (the default) may go with a missing stop.
-    if (step !== undefined && step !== ONE) throw pyError("TypeError", "Missing a non-None stop argument");
+    if (step !== undefined && step !== 1) throw pyError("TypeError", "Missing a non-None stop argument");
     if (istart > 0n) return randBelow(ctx, self, normInt(istart));
     throw pyError("ValueError", "empty range for randrange()");
   }
@@ -288,6 +283,7 @@ function sample(ctx: NativeContext, self: PyRandom, population: Value, k: Value,
   if (!(compare("<=", 0, k, ctx.budget) && compare("<=", k, n, ctx.budget))) throw pyError("ValueError", "Sample larger than population or is negative");
   if (!(isInt(k) || typeof k === "boolean")) throw pyError("TypeError", `can't multiply sequence by non-int of type '${typeName(k)}'`);
   const count = Number(k);
+  ctx.budget.step(count);
   ctx.budget.alloc(SLOT * count);
   const result: Value[] = new Array(count);
   let setsize = 21;
@@ -302,6 +298,7 @@ function sample(ctx: NativeContext, self: PyRandom, population: Value, k: Value,
     }
   } else {
     // The indices chosen so far: a repeat is drawn again.
+    ctx.budget.alloc(MAP_ENTRY * count);
     const selected = new Set<number>();
     for (let i = 0; i < count; i++) {
       let j = randBelow(ctx, self, n) as number;
@@ -309,9 +306,7 @@ function sample(ctx: NativeContext, self: PyRandom, population: Value, k: Value,
       selected.add(j);
       result[i] = itemAt(ctx, population, j);
     }
-    ctx.budget.alloc(32 * count);
   }
-  ctx.budget.step(count);
   return new PyList(result);
 }
 
@@ -399,12 +394,22 @@ function setstate(ctx: NativeContext, self: PyRandom, state: Value): Value {
   return null;
 }
 
+/**
+ * getrandbits(n * 8).to_bytes(n, 'little'), made from the words directly: the least significant
+ * first, each little-endian, the last one's top bytes only (as getrandbits shifts it).
+ */
 function randbytes(ctx: NativeContext, self: PyRandom, n: Value): Value {
-  const bits = getrandbits(ctx, self, binary("*", n, 8, ctx.budget));
-  const count = Number(n);
+  const bits = bitCount(binary("*", n, 8, ctx.budget));
+  if (bits < 0) throw pyError("ValueError", "number of bits must be non-negative");
+  const count = bits / 8;
+  ctx.budget.checkSize(count);
+  ctx.budget.step(Math.ceil(count / 64));
   const out = new Uint8Array(count);
-  let v = toBigInt(bits as number | bigint);
-  for (let i = 0; i < count; i++, v >>= 8n) out[i] = Number(v & 0xffn);
+  for (let i = 0; i < count; i += 4) {
+    const left = count - i;
+    const r = left < 4 ? self.mt.next32() >>> (32 - 8 * left) : self.mt.next32();
+    for (let b = 0; b < 4 && b < left; b++) out[i + b] = (r >>> (8 * b)) & 0xff;
+  }
   return new PyBytes(out);
 }
 

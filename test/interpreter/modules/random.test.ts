@@ -35,6 +35,9 @@ const sequences = [
   "import random\nrandom.seed(13)\nprint([random.gauss(0, 1) for _ in range(7)])",
   "import random\nrandom.seed(14)\nprint([round(random.gammavariate(a, 1), 12) for a in (0.1, 0.9, 1.0, 1.5, 30)])",
   "import random\nrandom.seed(2**100 + 17)\nprint(random.random(), random.sample('abcdefghij', 4))",
+  "import random\nrandom.seed(9)\nprint(random.randbytes(1), random.randbytes(5), random.randbytes(8), random.randbytes(0), random.randbytes(13), random.randbytes(True), len(random.randbytes(100000)), random.random())",
+  // Bounds where a bit length computed from a logarithm would be one off.
+  "import random\nrandom.seed(9)\nprint([random.randrange(2**53 - 1) for _ in range(5)], [random.randrange(2**40) for _ in range(3)], random.randrange(2**32), random.randrange(2**32 + 1), random.randrange(2**53), random.randrange(2**53 + 1), random.randrange(2**31 - 1))",
   "import random\nrandom.seed('abc', version=1)\nprint(random.random())\nrandom.seed(b'abc', version=1)\nprint(random.random())\nrandom.seed('abc', version=2)\nprint(random.random())",
   "import random\nrandom.seed(1, version=1)\nprint(random.random())",
   "import random\nrandom.seed(5)\nprint(random.randrange(5.0), random.randrange(1.0, 4), random.randrange(0, 10, 2.0), random.randint(1.0, 3.0))",
@@ -161,9 +164,10 @@ describe("random's budgets", () => {
   it.each([
     ["import random\nx = random.getrandbits(2**31 - 1)", "max_memory_bytes"],
     ["import random\nx = random.choices([1], k=10**9)", "max_steps"],
-    ["import random\nx = random.sample(range(10**9), 10**8)", "max_memory_bytes"],
+    ["import random\nx = random.sample(range(10**9), 10**8)", "max_steps"],
     ["import random\nx = list(range(10**5))\nfor _ in range(100):\n    random.shuffle(x)", "max_steps"],
     ["import random\nx = random.randbytes(10**8)", "max_memory_bytes"],
+    ["import random\nfor _ in range(1000):\n    x = random.randbytes(10**6)", "max_steps"],
     ["import random\nfor i in range(10**6):\n    random.seed(i)", "max_steps"],
   ])("%s stops on the budget quickly, without holding the event loop", (source, limit) => expectStopsOnBudget(source, limit));
 });
