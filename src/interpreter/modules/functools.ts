@@ -128,6 +128,7 @@ const PARTIAL = new PyClass("partial", "functools", (ctx, args, kwargs) => {
     func = func.func;
   }
   if (kwargs !== null) for (const [k, v] of kwargs) keywords.set(k, v);
+  ctx.budget.step(1 + positional.length + keywords.size);
   let bytes = SLOT * positional.length;
   for (const [k, v] of keywords.entries()) bytes += MAP_ENTRY + sizeOf(k) + sizeOf(v);
   ctx.budget.alloc(bytes);

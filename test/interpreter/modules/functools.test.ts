@@ -187,6 +187,7 @@ describe("functools", () => {
     ["import functools\nx = functools.reduce(lambda a, b: a + b, range(10**9))", "max_steps"],
     ["import functools\nx = functools.reduce(max, iter(range(10**9)))", "max_steps"],
     ["import functools\nf = functools.cache(lambda i: 'x' * 1000)\nfor i in range(10**6):\n    f(i)", "max_"],
+    ["import functools\np = functools.partial(print)\nfor i in range(10**5):\n    p = functools.partial(p, i)", "max_"],
   ])("%s stops on the budget without holding the event loop", (source, limit) => expectStopsOnBudget(source, limit));
 
   it("has no JavaScript names as attributes", async () => {
