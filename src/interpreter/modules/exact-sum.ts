@@ -221,16 +221,15 @@ function chargeProduct(a: bigint, b: bigint, budget: Budget): void {
 }
 
 /**
- * The exact sum of squared deviations and the mean, as _ss computes them from the two sums:
- * ssd = (count * sxx - sx * sx) / count, mean = sx / count.
+ * The exact sum of squared deviations, as _ss computes it from the two sums:
+ * ssd = (count * sxx - sx * sx) / count.
  */
-export function deviations(s: DataSums, budget: Budget): { ssd: Ratio; mean: Ratio } {
+export function squaredDeviations(s: DataSums, budget: Budget): Ratio {
   const { sum, squares, count } = s;
   const c = BigInt(count);
   // sx = A / D and sxx = B / E, D and E powers of two: over the common denominator D * D * E.
   chargeProduct(sum.n, sum.n, budget);
   chargeProduct(squares!.n, sum.d, budget);
   const n = c * squares!.n * sum.d * sum.d - sum.n * sum.n * squares!.d;
-  const d = squares!.d * sum.d * sum.d * c;
-  return { ssd: { n, d }, mean: { n: sum.n, d: sum.d * c } };
+  return { n, d: squares!.d * sum.d * sum.d * c };
 }

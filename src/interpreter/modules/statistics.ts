@@ -19,7 +19,7 @@ import { repr } from "../repr.js";
 import { itemsSize, MAP_ENTRY, SLOT } from "../sizes.js";
 import { type HashKey, isInt, normInt, PyFloat, PyList, truthy, typeName, type Value } from "../values.js";
 import { bisectLeft, bisectRight } from "./bisect.js";
-import { deviations, divide, exactSums, type Ratio } from "./exact-sum.js";
+import { divide, exactSums, type Ratio, squaredDeviations } from "./exact-sum.js";
 import { fsum, isqrtBig, MATH_MODULE } from "./math.js";
 import { bindPy } from "./py-signature.js";
 
@@ -364,7 +364,7 @@ const quantiles: NativeFn = (ctx, args, kwargs) => {
 // ------------------------------------------------------------------ spread
 
 /** _ss: the type to convert to, the sum of squared deviations (a float when non-finite) and the count. */
-function squaredDeviations(ctx: NativeContext, data: Value, c: Value | undefined): { type: "int" | "float"; ssd: Ratio | number; count: number } {
+function ss(ctx: NativeContext, data: Value, c: Value | undefined): { type: "int" | "float"; ssd: Ratio | number; count: number } {
   if (c !== undefined && c !== null) {
     // With the mean given, the squares are made in Python arithmetic, then summed exactly.
     const next = cursor(ctx, data);
@@ -380,7 +380,7 @@ function squaredDeviations(ctx: NativeContext, data: Value, c: Value | undefined
   const s = exactSums(cursor(ctx, data), true, ctx.budget);
   if (s.count === 0) return { type: s.type, ssd: ratio(0), count: 0 };
   if (s.special !== null) return { type: s.type, ssd: s.special, count: s.count };
-  return { type: s.type, ssd: deviations(s, ctx.budget).ssd, count: s.count };
+  return { type: s.type, ssd: squaredDeviations(s, ctx.budget), count: s.count };
 }
 
 /** Square root of n / m as a float, correctly rounded (CPython's _float_sqrt_of_frac, round-to-odd). */
@@ -398,7 +398,7 @@ function sqrtOfFraction(ctx: NativeContext, n: bigint, m: bigint): number {
 function spread(name: string, center: string, sample: boolean, root: boolean): NativeFn {
   return (ctx, args, kwargs) => {
     const [data, c] = bindPy({ name, params: ["data", center], required: 1 }, args, kwargs);
-    const { type, ssd, count } = squaredDeviations(ctx, data!, c);
+    const { type, ssd, count } = ss(ctx, data!, c);
     if (count < (sample ? 2 : 1)) throw statisticsError(`${name} requires at least ${sample ? "two data points" : "one data point"}`);
     const divisor = sample ? count - 1 : count;
     if (typeof ssd === "number") {
