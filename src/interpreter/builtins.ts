@@ -4,7 +4,7 @@
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
-import { classOf } from "./instance.js";
+import { classOf, PyInstance } from "./instance.js";
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
@@ -827,7 +827,8 @@ function callable(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Va
     v instanceof PyBoundMethod ||
     v instanceof PyType ||
     v instanceof PyExcType ||
-    v instanceof HostCallable
+    v instanceof HostCallable ||
+    (v instanceof PyInstance && v.pyCall !== undefined)
   );
 }
 

@@ -208,7 +208,9 @@ export class PyFunction extends PyObject {
   }
 
   pyRepr(): string {
-    return `<function ${this.code.name}>`;
+    // A wrapper given the wrapped function's name (functools.wraps) shows it, as CPython's does.
+    const name = this.dunders?.get("__name__");
+    return `<function ${typeof name === "string" ? name : this.code.name}>`;
   }
 }
 

@@ -12,12 +12,18 @@ export class PyExcType extends PyObject {
   constructor(
     readonly name: string,
     readonly base: PyExcType | null,
+    /** The module that defines it, for one a module defines (statistics.StatisticsError). */
+    readonly module: string | null = null,
   ) {
     super();
   }
 
   get typeName(): string {
     return "type";
+  }
+
+  pyRepr(): string {
+    return `<class '${this.module === null ? "" : `${this.module}.`}${this.name}'>`;
   }
 
   /** Made once, shared by every execution: a reference to it costs the slot only. */

@@ -333,13 +333,30 @@ export class Runtime implements NativeContext {
       return new PyException(fn, args);
     }
     if (fn instanceof HostCallable) return this.callHost(fn, args, kwargs);
-    if (fn instanceof PyInstance && fn.pyCall) return fn.pyCall(this, args, kwargs);
+    if (fn instanceof PyInstance && fn.pyCall) return this.callInstance(fn, args, kwargs, caller);
     throw pyError("TypeError", `'${typeName(fn)}' object is not callable`);
+  }
+
+  /**
+   * The frame that called the callable instance running now (functools.partial, a cached
+   * function): what it calls through callMayWait nests under that frame, so that recursion
+   * through such wrappers reaches the recursion limit as it does in CPython.
+   */
+  private instanceCaller: Frame | null = null;
+
+  private callInstance(fn: PyInstance, args: Value[], kwargs: Kwargs | null, caller: Frame | null): Value | Pending {
+    const outer = this.instanceCaller;
+    this.instanceCaller = caller;
+    try {
+      return fn.pyCall!(this, args, kwargs);
+    } finally {
+      this.instanceCaller = outer;
+    }
   }
 
   /** NativeContext.callMayWait: a call whose result may be Pending (a wrapper that forwards the call). */
   callMayWait(fn: Value, args: Value[], kwargs: Kwargs | null = null): Value {
-    return this.callValue(fn, args, kwargs, null) as Value;
+    return this.callValue(fn, args, kwargs, this.instanceCaller) as Value;
   }
 
   /** NativeContext.call: synchronous, for natives (sort keys, json default hooks); suspending is refused. */

@@ -5,8 +5,14 @@ import { PyBuiltin, PyModule } from "../objects.js";
 import type { NativeFn } from "../native.js";
 import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
+import { BISECT_MODULE } from "./bisect.js";
+import { FUNCTOOLS_MODULE } from "./functools.js";
+import { HEAPQ_MODULE } from "./heapq.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
+import { OPERATOR_MODULE } from "./operator.js";
+import { randomModule } from "./random.js";
+import { STATISTICS_MODULE } from "./statistics.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -18,6 +24,12 @@ export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>
 /** Every standard module, keyed by its import name (`urllib.parse` for a submodule). */
 export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
+  ["bisect", () => moduleFrom("bisect", BISECT_MODULE)],
+  ["functools", () => moduleFrom("functools", FUNCTOOLS_MODULE)],
+  ["heapq", () => moduleFrom("heapq", HEAPQ_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
+  ["operator", () => moduleFrom("operator", OPERATOR_MODULE)],
+  ["random", randomModule],
+  ["statistics", () => moduleFrom("statistics", STATISTICS_MODULE)],
 ]);

@@ -307,7 +307,7 @@ function atanhOfInverse(m: bigint): bigint {
   return sum;
 }
 
-function isqrtBig(n: bigint): bigint {
+export function isqrtBig(n: bigint): bigint {
   if (n < 0n) throw new Error("isqrt of a negative number");
   if (n < 1n << 52n) {
     let r = Math.floor(Math.sqrt(Number(n)));
@@ -417,7 +417,7 @@ function expDD(x: DD): number {
   return roundScaled(m, k);
 }
 
-function exp(x: number): number {
+export function exp(x: number): number {
   if (Number.isNaN(x)) return x;
   return expDD([x, 0]);
 }
@@ -448,7 +448,7 @@ function logDD(x: number): DD {
 }
 
 /** C's log for x > 0 (callers handle the rest). */
-function log(x: number): number {
+export function log(x: number): number {
   if (!Number.isFinite(x)) return x;
   return logDD(x)[0];
 }
@@ -559,7 +559,7 @@ function cosKernel(r: DD): DD {
 
 const TINY = 2 ** -27;
 
-function sin(x: number): number {
+export function sin(x: number): number {
   if (!Number.isFinite(x)) return NaN;
   const ax = Math.abs(x);
   if (ax < TINY) return x;
@@ -569,7 +569,7 @@ function sin(x: number): number {
   return x < 0 ? -s : s;
 }
 
-function cos(x: number): number {
+export function cos(x: number): number {
   if (!Number.isFinite(x)) return NaN;
   const ax = Math.abs(x);
   if (ax < TINY) return 1;
@@ -635,7 +635,7 @@ function asin(x: number): number {
   return x < 0 ? -a : a;
 }
 
-function acos(x: number): number {
+export function acos(x: number): number {
   if (Number.isNaN(x) || Math.abs(x) > 1) return NaN;
   if (x === 1) return 0;
   if (x === -1) return PI_DD[0];
@@ -744,7 +744,7 @@ function atan2(y: number, x: number): number {
 }
 
 /** CPython's math.pow: C99's special values, then pow. */
-function mathPow(x: number, y: number): number {
+export function mathPow(x: number, y: number): number {
   if (Number.isFinite(x) && Number.isFinite(y)) {
     const r = powFinite(x, y);
     if (Number.isNaN(r) || (x === 0 && !Number.isFinite(r))) throw domainError();
@@ -1180,7 +1180,7 @@ function isqrt(ctx: NativeContext, v: Value): number | bigint {
  * rounded once at the end (with the half-way correction), and the same overflow and inf/nan
  * rules.
  */
-function fsum(values: number[]): number {
+export function fsum(values: number[]): number {
   const partials: number[] = [];
   let special = 0;
   let infSum = 0;
