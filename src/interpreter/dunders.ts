@@ -5,6 +5,7 @@ import { READABLE_DUNDERS } from "../../grammar/unsupported.js";
 import { typeOf } from "./builtins.js";
 import { PyFunction } from "./compile.js";
 import { PyExcType, type PyException, pyError } from "./errors.js";
+import { PyInstance } from "./instance.js";
 import { HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyModule, PyType } from "./objects.js";
 import { typeName, type Value } from "./values.js";
 
@@ -19,6 +20,8 @@ export function dunderAttribute(obj: Value, name: string): Value {
   }
   // `__doc__`: CPython's docstrings of built-in objects are not here to give.
   if (obj instanceof PyFunction) return obj.dunders?.has("__doc__") ? obj.dunders.get("__doc__")! : obj.code.doc;
+  const own = obj instanceof PyInstance ? obj.pyAttr?.("__doc__") : undefined;
+  if (own !== undefined) return own;
   throw refused(name);
 }
 
@@ -36,5 +39,7 @@ function nameOf(obj: Value): Value | undefined {
   // A tool is named as the script reaches it, a server (module-like) by its global name.
   if (obj instanceof HostCallable) return obj.async ? `${obj.method}_async` : obj.method;
   if (obj instanceof HostObject) return obj.name;
+  // A module-defined callable (a cached function, a partial) may carry the name wraps() gave it.
+  if (obj instanceof PyInstance) return obj.pyAttr?.("__name__");
   return undefined;
 }
