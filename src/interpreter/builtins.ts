@@ -237,7 +237,7 @@ function toTuple(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Valu
   noKwargs("tuple", kwargs);
   if (args.length > 1) throw pyError("TypeError", `tuple expected at most 1 argument, got ${args.length}`);
   if (!args.length) return EMPTY_TUPLE;
-  if (args[0] instanceof PyTuple) return args[0];
+  if (args[0] instanceof PyTuple && args[0].cls === null) return args[0];
   const items = ctx.toList(args[0]!);
   return new PyTuple(items);
 }

@@ -10,7 +10,7 @@
 import type { Budget } from "./budget.js";
 import type { Kwargs, NativeContext, NativeFn, NativeMethod } from "./native.js";
 import { PyType } from "./objects.js";
-import { type HashKey, objectKey, PyDict, PyObject, type Value } from "./values.js";
+import { type HashKey, objectKey, PyDict, PyObject, PyTuple, type Value } from "./values.js";
 
 /** A binary or comparison hook's answer when it does not handle the other operand. */
 export const NOT_HANDLED: unique symbol = Symbol("not handled");
@@ -90,6 +90,8 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
 
 /** What a dict subclass may add to the dict it is. */
 export interface DictHooks extends CommonHooks {
+  /** A data attribute (`d.default_factory`); methods come from the class's table. */
+  pyAttr?(name: string): Value | undefined;
   /** `d[key]` of a missing key (CPython's `__missing__`): a value, or undefined for the KeyError. */
   pyMissing?(key: Value, budget: Budget): Value | undefined;
   /** repr(), in place of the dict's `{...}`: `repr` renders nested values. */
@@ -145,10 +147,10 @@ export class PyClass extends PyType {
   }
 }
 
-/** The module-defined class of a value, if it has one (an instance or a dict subclass). */
+/** The module-defined class of a value, if it has one (an instance, a dict subclass, a named tuple). */
 export function classOf(v: Value): PyClass | null {
   if (v instanceof PyInstance) return v.cls;
-  if (v instanceof PyDict) return v.cls;
+  if (v instanceof PyDict || v instanceof PyTuple) return v.cls;
   return null;
 }
 
