@@ -4,7 +4,7 @@
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
-import { classOf } from "./instance.js";
+import { classOf, PyInstance } from "./instance.js";
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
@@ -706,6 +706,7 @@ function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   if (args.length !== 1) throw pyError("TypeError", `reversed expected 1 argument, got ${args.length}`);
   const v = args[0]!;
   // Only sequences (and dicts and their views) can be reversed.
+  if (v instanceof PyInstance && v.pyReversed) return iterator(v.pyReversed(), "reversed", 1, []);
   const reversible = typeof v === "string" || v instanceof PyList || v instanceof PyTuple || v instanceof PyRange || v instanceof PyDict || v instanceof PyBytes || v instanceof PyDictView;
   if (!reversible) throw pyError("TypeError", `'${typeName(v)}' object is not reversible`);
   // A copy, charged as it is made.

@@ -1,6 +1,7 @@
 // repr() and str() of every value, with CPython's spelling: float repr, string quoting and
 // escapes, container brackets, and "[...]" for a container that contains itself.
 import type { Budget } from "./budget.js";
+import type { DictHooks } from "./instance.js";
 import { decimalText } from "./int-text.js";
 import { PyBytes, PyDict, PyFloat, PyList, PyObject, PyRange, PySet, PyTuple, type Value } from "./values.js";
 
@@ -399,12 +400,15 @@ class Printer {
     }
     if (v instanceof PyDict) {
       // A dict subclass (Counter, defaultdict, OrderedDict) spells itself.
-      if (hasRepr(v)) return this.container(v, "", "", () => [v.pyRepr((x) => this.repr(x))]);
-      return this.container(v, "{", "}", () => {
-        const parts: string[] = [];
-        for (const [k, x] of v.map) parts.push(`${this.repr(v.keyOf(k))}: ${this.repr(x)}`);
-        return parts;
-      });
+      const dict = () =>
+        this.container(v, "{", "}", () => {
+          const parts: string[] = [];
+          for (const [k, x] of v.map) parts.push(`${this.repr(v.keyOf(k))}: ${this.repr(x)}`);
+          return parts;
+        });
+      const own = (v as DictHooks).pyRepr;
+      if (own !== undefined) return own.call(v, (x) => this.repr(x), dict);
+      return dict();
     }
     if (v instanceof PySet) {
       if (v.size === 0) return v.frozen ? "frozenset()" : "set()";
