@@ -9,7 +9,7 @@
 // applies to them) whose `cls` names their type; the hooks they may add are in DictHooks.
 import type { Budget } from "./budget.js";
 import type { Kwargs, NativeContext, NativeFn, NativeMethod } from "./native.js";
-import { PyType } from "./objects.js";
+import { type DONE, PyIterator, PyType } from "./objects.js";
 import { type HashKey, objectKey, PyDict, PyObject, PyTuple, type Value } from "./values.js";
 
 /** A binary or comparison hook's answer when it does not handle the other operand. */
@@ -165,10 +165,26 @@ export class PyClass extends PyType {
   }
 }
 
+/**
+ * An iterator whose type a module defines (`itertools.chain`, `itertools.count`): a PyIterator,
+ * so that next() and every consumer take it, with its class for type() and isinstance.
+ */
+export class ClassedIterator extends PyIterator {
+  constructor(
+    readonly cls: PyClass,
+    next: () => Value | typeof DONE,
+    bytes?: number,
+    paid = false,
+  ) {
+    super(next, cls.tpName, bytes, paid);
+  }
+}
+
 /** The module-defined class of a value, if it has one (an instance, a dict subclass, a named tuple). */
 export function classOf(v: Value): PyClass | null {
   if (v instanceof PyInstance) return v.cls;
   if (v instanceof PyDict || v instanceof PyTuple) return v.cls;
+  if (v instanceof ClassedIterator) return v.cls;
   return null;
 }
 

@@ -6,6 +6,7 @@ import type { NativeFn } from "../native.js";
 import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
 import { COLLECTIONS_MODULE } from "./collections.js";
+import { ITERTOOLS_MODULE } from "./itertools.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 
@@ -20,6 +21,7 @@ export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>
 export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
   ["collections", () => moduleFrom("collections", COLLECTIONS_MODULE)],
+  ["itertools", () => moduleFrom("itertools", ITERTOOLS_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
 ]);

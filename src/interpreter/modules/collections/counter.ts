@@ -4,12 +4,13 @@
 // (an unhashable element, counts that do not add) come out the same.
 import type { Budget } from "../../budget.js";
 import { EXC, pyError, PyException } from "../../errors.js";
-import { NOT_HANDLED, type NotHandled, type Operator, type Ordering, PyClass } from "../../instance.js";
+import { ClassedIterator, NOT_HANDLED, type NotHandled, type Operator, type Ordering, PyClass } from "../../instance.js";
+import { CHAIN } from "../itertools/terminating.js";
 import { sortValues } from "../../methods/containers.js";
 import { bind, type Kwargs, type NativeContext, noKwargs } from "../../native.js";
-import { DONE, PyBuiltin, PyIterator } from "../../objects.js";
+import { DONE, PyBuiltin, type PyIterator } from "../../objects.js";
 import { binary, compare, equals, hashOf, iterate } from "../../ops.js";
-import { entrySize, ITERATOR, SLOT, TUPLE } from "../../sizes.js";
+import { CLOSURE, entrySize, ITERATOR, SLOT, TUPLE } from "../../sizes.js";
 import { isInt, isOwnKey, PyDict, PyList, PyTuple, typeName, type Value } from "../../values.js";
 import { copyEntries, dictEquals, store } from "./dicts.js";
 
@@ -226,7 +227,8 @@ function elements(ctx: NativeContext, c: Counter): PyIterator {
   const size = c.size;
   let key: Value = null;
   let left = 0;
-  return new PyIterator(
+  return new ClassedIterator(
+    CHAIN,
     () => {
       while (left <= 0) {
         if (c.size !== size) throw pyError("RuntimeError", "dictionary changed size during iteration");
@@ -241,8 +243,7 @@ function elements(ctx: NativeContext, c: Counter): PyIterator {
       left--;
       return key;
     },
-    "itertools.chain",
-    ITERATOR + 72,
+    ITERATOR + CLOSURE,
     true,
   );
 }
