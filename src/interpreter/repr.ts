@@ -400,15 +400,9 @@ class Printer {
     }
     if (v instanceof PyDict) {
       // A dict subclass (Counter, defaultdict, OrderedDict) spells itself.
-      const dict = () =>
-        this.container(v, "{", "}", () => {
-          const parts: string[] = [];
-          for (const [k, x] of v.map) parts.push(`${this.repr(v.keyOf(k))}: ${this.repr(x)}`);
-          return parts;
-        });
-      const own = (v as DictHooks).pyRepr;
-      if (own !== undefined) return own.call(v, (x) => this.repr(x), dict);
-      return dict();
+      const own = v.cls === null ? undefined : (v as DictHooks).pyRepr;
+      if (own !== undefined) return own.call(v, (x) => this.repr(x), () => this.dict(v));
+      return this.dict(v);
     }
     if (v instanceof PySet) {
       if (v.size === 0) return v.frozen ? "frozenset()" : "set()";
@@ -421,6 +415,14 @@ class Printer {
       return this.asciiOnly ? asciiEscape(text) : text;
     }
     return `<${(v as PyObject).typeName} object>`;
+  }
+
+  private dict(v: PyDict): string {
+    return this.container(v, "{", "}", () => {
+      const parts: string[] = [];
+      for (const [k, x] of v.map) parts.push(`${this.repr(v.keyOf(k))}: ${this.repr(x)}`);
+      return parts;
+    });
   }
 
   private container(v: object, open: string, close: string, parts: () => string[]): string {

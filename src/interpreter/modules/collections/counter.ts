@@ -252,9 +252,9 @@ function elements(ctx: NativeContext, c: Counter): PyIterator {
 const TOP_K = 32;
 
 /**
- * The `k` pairs of largest count (0 < k < size, k <= TOP_K), in the order of mostCommon's first k: one pass
- * keeping the best so far sorted, a later pair going after those of equal count (heapq.nlargest,
- * which most_common uses, gives the same).
+ * The `k` pairs of largest count (0 < k < size, k <= TOP_K) in the order of mostCommon's first k:
+ * one pass keeping the best so far sorted, a later pair going after those of equal count (as
+ * heapq.nlargest, which most_common uses, orders them).
  */
 function topK(ctx: NativeContext, c: Counter, k: number): PyTuple[] {
   const budget = ctx.budget;
