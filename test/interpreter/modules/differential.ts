@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { execute } from "../../../src/interpreter/execute.js";
 import { cpython, normalizeResult, plainResult } from "../cpython.js";
 
-/** A snippet, or one whose error message is deliberately not compared (said why in `note`). */
+/** A snippet, or one whose error message is deliberately not compared (`typeOnly` says why). */
 export type Snippet = string | { source: string; typeOnly: string };
 
 /** Describes `title` with one test per snippet, comparing it with CPython's run of it. */

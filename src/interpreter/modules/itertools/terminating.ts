@@ -60,10 +60,14 @@ CHAIN.attrs.set(
 /** The `stop` (or `start`) of islice: None, or an int from 0 to sys.maxsize. */
 function sliceBound(v: Value | undefined, what: "Stop argument" | "Indices"): number | null {
   if (v === undefined || v === null) return null;
-  const ok = (typeof v === "number" && v >= 0) || typeof v === "boolean" || (typeof v === "bigint" && v > 0n);
+  const ok = (typeof v === "number" && v >= 0) || typeof v === "boolean" || (typeof v === "bigint" && v > 0n && v <= MAX_SIZE);
   if (!ok) throw pyError("ValueError", `${what} for islice() must be None or an integer: 0 <= x <= sys.maxsize.`);
+  // Past 2^53 no iterator gets there within any budget.
   return typeof v === "bigint" ? Number.MAX_SAFE_INTEGER : Number(v);
 }
+
+/** sys.maxsize. */
+const MAX_SIZE = (1n << 63n) - 1n;
 
 export const ISLICE = itertoolsClass("islice", (ctx, args, kwargs) => {
   noKeywords("islice", kwargs);
@@ -79,7 +83,7 @@ export const ISLICE = itertoolsClass("islice", (ctx, args, kwargs) => {
     stop = sliceBound(args[2], "Stop argument");
     const s = args[3];
     if (s !== undefined && s !== null) {
-      const ok = (typeof s === "number" && s > 0) || s === true || (typeof s === "bigint" && s > 0n);
+      const ok = (typeof s === "number" && s > 0) || s === true || (typeof s === "bigint" && s > 0n && s <= MAX_SIZE);
       if (!ok) throw pyError("ValueError", "Step for islice() must be a positive integer or None.");
       step = typeof s === "bigint" ? Number.MAX_SAFE_INTEGER : Number(s);
     }
