@@ -237,7 +237,7 @@ function toTuple(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Valu
   noKwargs("tuple", kwargs);
   if (args.length > 1) throw pyError("TypeError", `tuple expected at most 1 argument, got ${args.length}`);
   if (!args.length) return EMPTY_TUPLE;
-  if (args[0] instanceof PyTuple) return args[0];
+  if (args[0] instanceof PyTuple && args[0].cls === null) return args[0];
   const items = ctx.toList(args[0]!);
   return new PyTuple(items);
 }
@@ -706,6 +706,7 @@ function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   if (args.length !== 1) throw pyError("TypeError", `reversed expected 1 argument, got ${args.length}`);
   const v = args[0]!;
   // Only sequences (and dicts and their views) can be reversed.
+  if (v instanceof PyInstance && v.pyReversed) return iterator(v.pyReversed(), "reversed", 1, []);
   const reversible = typeof v === "string" || v instanceof PyList || v instanceof PyTuple || v instanceof PyRange || v instanceof PyDict || v instanceof PyBytes || v instanceof PyDictView;
   if (!reversible) throw pyError("TypeError", `'${typeName(v)}' object is not reversible`);
   // A copy, charged as it is made.

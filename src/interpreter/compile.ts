@@ -14,6 +14,7 @@ import { ELLIPSIS } from "../../grammar/ast.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { DONE, Pending, PyCoroutine, PyIterator } from "./objects.js";
 import { type BinaryOp, compare, contains, delItem, equals, getItem, inplaceError, iterate, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { classOf, instanceInplace, NOT_HANDLED, type Operator } from "./instance.js";
 import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
@@ -2113,6 +2114,11 @@ export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): V
     const items = rt.toList(b);
     a.items.push(...items);
     return a;
+  }
+  if (typeof a === "object" && classOf(a) !== null) {
+    // A module-defined type's in-place operator (Counter's +=, deque's +=).
+    const r = instanceInplace(op as Operator, a, b, rt.budget);
+    if (r !== NOT_HANDLED) return r;
   }
   if (op === "|" && a instanceof PyDict && b instanceof PyDict) {
     a.update(b);

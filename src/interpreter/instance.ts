@@ -9,8 +9,8 @@
 // applies to them) whose `cls` names their type; the hooks they may add are in DictHooks.
 import type { Budget } from "./budget.js";
 import type { Kwargs, NativeContext, NativeFn, NativeMethod } from "./native.js";
-import { PyType } from "./objects.js";
-import { type HashKey, objectKey, PyDict, PyObject, type Value } from "./values.js";
+import { type DONE, PyIterator, PyType } from "./objects.js";
+import { type HashKey, objectKey, PyDict, PyObject, PyTuple, type Value } from "./values.js";
 
 /** A binary or comparison hook's answer when it does not handle the other operand. */
 export const NOT_HANDLED: unique symbol = Symbol("not handled");
@@ -30,6 +30,13 @@ export interface CommonHooks {
   pyCompare?(op: Ordering, other: Value, budget: Budget): boolean | NotHandled;
   /** `a == b` (and `!=`, `in`, dict lookups once hashes agree). Absent: identity. */
   pyEquals?(other: Value): boolean;
+  /**
+   * `a op= b` in place (CPython's `__iadd__`...): the value to rebind, usually this one mutated.
+   * NOT_HANDLED (or absent) makes it `a = a op b`.
+   */
+  pyInplace?(op: Operator, other: Value, budget: Budget): Value | NotHandled;
+  /** `-x`, `+x`, `~x`; absent: TypeError. */
+  pyUnary?(op: "-" | "+" | "~", budget: Budget): Value;
 }
 
 /** A value of a type a module defines. */
@@ -37,7 +44,7 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
   abstract get cls(): PyClass;
 
   get typeName(): string {
-    return this.cls.name;
+    return this.cls.tpName;
   }
 
   /** What it holds in the heap (sizes.ts): charged by whoever stores it. */
@@ -65,6 +72,7 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
   pyBinary?(op: Operator, other: Value, reflected: boolean, budget: Budget): Value | NotHandled;
   pyCompare?(op: Ordering, other: Value, budget: Budget): boolean | NotHandled;
   pyEquals?(other: Value): boolean;
+  pyInplace?(op: Operator, other: Value, budget: Budget): Value | NotHandled;
   pyUnary?(op: "-" | "+" | "~", budget: Budget): Value;
 
   /** `bool(x)`; absent: true. */
@@ -73,6 +81,8 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
   pyLen?(): number;
   /** `iter(x)`: a cursor giving items, then DONE. Absent: not iterable. */
   pyIter?(): () => Value | typeof import("./objects.js").DONE;
+  /** `reversed(x)`: a cursor from the last item back. Absent: not reversible. */
+  pyReversed?(): () => Value | typeof import("./objects.js").DONE;
   /** `x[key]`. */
   pyGetItem?(key: Value, budget: Budget): Value;
   /** `x[key] = value`. */
@@ -90,10 +100,15 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
 
 /** What a dict subclass may add to the dict it is. */
 export interface DictHooks extends CommonHooks {
+  /** A data attribute (`d.default_factory`); methods come from the class's table. */
+  pyAttr?(name: string): Value | undefined;
   /** `d[key]` of a missing key (CPython's `__missing__`): a value, or undefined for the KeyError. */
   pyMissing?(key: Value, budget: Budget): Value | undefined;
-  /** repr(), in place of the dict's `{...}`: `repr` renders nested values. */
-  pyRepr?(repr: (v: Value) => string): string;
+  /**
+   * repr(), in place of the dict's `{...}`: `repr` renders nested values, `dict` the dict's own
+   * repr (`{'a': 1}`, or `{...}` inside itself). A repr that does not use `dict` guards its own cycles.
+   */
+  pyRepr?(repr: (v: Value) => string, dict: () => string): string;
 }
 
 /**
@@ -112,6 +127,11 @@ export class PyClass extends PyType {
     construct: NativeFn,
     /** The type it derives from (date for datetime, dict for Counter): methods fall back to it. */
     readonly base: PyClass | null = null,
+    /**
+     * What error messages call its instances (CPython's tp_name): a type CPython writes in C names
+     * its module too (`'collections.deque' object has no attribute 'x'`), one written in Python not.
+     */
+    readonly tpName: string = name,
   ) {
     super(name, construct, (v) => isInstanceOf(v, this));
   }
@@ -145,10 +165,26 @@ export class PyClass extends PyType {
   }
 }
 
-/** The module-defined class of a value, if it has one (an instance or a dict subclass). */
+/**
+ * An iterator whose type a module defines (`itertools.chain`, `itertools.count`): a PyIterator,
+ * so that next() and every consumer take it, with its class for type() and isinstance.
+ */
+export class ClassedIterator extends PyIterator {
+  constructor(
+    readonly cls: PyClass,
+    next: () => Value | typeof DONE,
+    bytes?: number,
+    paid = false,
+  ) {
+    super(next, cls.tpName, bytes, paid);
+  }
+}
+
+/** The module-defined class of a value, if it has one (an instance, a dict subclass, a named tuple). */
 export function classOf(v: Value): PyClass | null {
   if (v instanceof PyInstance) return v.cls;
-  if (v instanceof PyDict) return v.cls;
+  if (v instanceof PyDict || v instanceof PyTuple) return v.cls;
+  if (v instanceof ClassedIterator) return v.cls;
   return null;
 }
 
@@ -195,6 +231,18 @@ export function instanceEquals(a: Value, b: Value): boolean | undefined {
   const hb = hooksOf(b);
   if (hb?.pyEquals) return hb.pyEquals(a);
   return undefined;
+}
+
+/** `a op= b` through `a`'s in-place hook, or NOT_HANDLED for `a = a op b`. */
+export function instanceInplace(op: Operator, a: Value, b: Value, budget: Budget): Value | NotHandled {
+  const h = hooksOf(a);
+  return h?.pyInplace ? h.pyInplace(op, b, budget) : NOT_HANDLED;
+}
+
+/** The unary hook of an instance or a dict subclass. */
+export function instanceUnary(v: Value): ((op: "-" | "+" | "~", budget: Budget) => Value) | undefined {
+  const h = hooksOf(v);
+  return h?.pyUnary?.bind(h);
 }
 
 function hooksOf(v: Value): CommonHooks | null {

@@ -4,7 +4,7 @@ import { bitLength, divSteps, intBits, linearOpSteps, linearSteps, mulSteps, pow
 import type { Budget } from "./budget.js";
 import { EXC, pyError, PyException } from "./errors.js";
 import { DONE, PyDictView, PyIterator } from "./objects.js";
-import { classOf, dictHooks, instanceBinary, instanceCompare, instanceEquals, NOT_HANDLED, type Operator, PyInstance } from "./instance.js";
+import { classOf, dictHooks, instanceBinary, instanceCompare, instanceEquals, instanceUnary, NOT_HANDLED, type Operator, PyInstance } from "./instance.js";
 import { repr } from "./repr.js";
 import { entrySize, MAP_ENTRY, SLOT, storedSize } from "./sizes.js";
 import { cpAt, cpChars, cpIterate, cpLength, cpSlice, isSimple, sliceIndices } from "./strings.js";
@@ -633,7 +633,8 @@ export function unary(op: "-" | "+" | "~", v: Value, budget: Budget): Value {
     return normInt(op === "-" ? -v : ~v);
   }
   if (v instanceof PyFloat && op !== "~") return op === "-" ? new PyFloat(-v.v) : v;
-  if (v instanceof PyInstance && v.pyUnary) return v.pyUnary(op, budget);
+  const own = instanceUnary(v);
+  if (own) return own(op, budget);
   const name = op === "-" ? "unary -" : op === "+" ? "unary +" : "unary ~";
   throw pyError("TypeError", `bad operand type for ${name}: '${typeName(v)}'`);
 }

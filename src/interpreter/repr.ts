@@ -1,6 +1,7 @@
 // repr() and str() of every value, with CPython's spelling: float repr, string quoting and
 // escapes, container brackets, and "[...]" for a container that contains itself.
 import type { Budget } from "./budget.js";
+import type { DictHooks } from "./instance.js";
 import { decimalText } from "./int-text.js";
 import { PyBytes, PyDict, PyFloat, PyList, PyObject, PyRange, PySet, PyTuple, type Value } from "./values.js";
 
@@ -392,17 +393,16 @@ class Printer {
     if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v as Exclude<Value, string>, this.charge)!;
     if (v instanceof PyList) return this.container(v, "[", "]", () => v.items.map((x) => this.repr(x)));
     if (v instanceof PyTuple) {
+      // A named tuple spells itself; a cycle through it passes through a list or dict, which guard.
+      if (v.cls !== null && hasRepr(v)) return v.pyRepr((x) => this.repr(x));
       if (v.items.length === 1) return this.container(v, "(", ",)", () => [this.repr(v.items[0]!)]);
       return this.container(v, "(", ")", () => v.items.map((x) => this.repr(x)));
     }
     if (v instanceof PyDict) {
       // A dict subclass (Counter, defaultdict, OrderedDict) spells itself.
-      if (hasRepr(v)) return this.container(v, "", "", () => [v.pyRepr((x) => this.repr(x))]);
-      return this.container(v, "{", "}", () => {
-        const parts: string[] = [];
-        for (const [k, x] of v.map) parts.push(`${this.repr(v.keyOf(k))}: ${this.repr(x)}`);
-        return parts;
-      });
+      const own = v.cls === null ? undefined : (v as DictHooks).pyRepr;
+      if (own !== undefined) return own.call(v, (x) => this.repr(x), () => this.dict(v));
+      return this.dict(v);
     }
     if (v instanceof PySet) {
       if (v.size === 0) return v.frozen ? "frozenset()" : "set()";
@@ -415,6 +415,14 @@ class Printer {
       return this.asciiOnly ? asciiEscape(text) : text;
     }
     return `<${(v as PyObject).typeName} object>`;
+  }
+
+  private dict(v: PyDict): string {
+    return this.container(v, "{", "}", () => {
+      const parts: string[] = [];
+      for (const [k, x] of v.map) parts.push(`${this.repr(v.keyOf(k))}: ${this.repr(x)}`);
+      return parts;
+    });
   }
 
   private container(v: object, open: string, close: string, parts: () => string[]): string {

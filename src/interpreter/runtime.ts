@@ -599,9 +599,9 @@ export function getAttribute(obj: Value, name: string): Value {
   if (obj instanceof HostObject) return hostAttr(obj, name);
   if (obj instanceof PyClass) return classAttribute(obj, name);
   if (obj instanceof PyInstance) return instanceAttribute(obj, name);
-  if (obj instanceof PyDict && obj.cls !== null) {
-    const method = obj.cls.method(name);
-    if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
+  if ((obj instanceof PyDict || obj instanceof PyTuple) && obj.cls !== null) {
+    const own = subclassAttribute(obj, obj.cls, name);
+    if (own !== undefined) return own;
   }
   if (obj instanceof PyType) {
     const fn = TYPE_ATTRIBUTES.get(obj.name)?.get(name);
@@ -636,6 +636,18 @@ function classAttribute(cls: PyClass, name: string): Value {
     });
   }
   throw pyError("AttributeError", `type object '${cls.name}' has no attribute '${name}'`);
+}
+
+/**
+ * `x.name` of a dict subclass or a named tuple: its data attribute (`default_factory`, a field),
+ * its class's method, or a class attribute (`_fields`); undefined leaves the dict's or tuple's own.
+ */
+function subclassAttribute(obj: PyDict | PyTuple, cls: PyClass, name: string): Value | undefined {
+  const v = (obj as { pyAttr?: (name: string) => Value | undefined }).pyAttr?.(name);
+  if (v !== undefined) return v;
+  const method = cls.method(name);
+  if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
+  return cls.attr(name);
 }
 
 /** `x.name` of a module-defined type's instance: its data attribute, else its class's method. */

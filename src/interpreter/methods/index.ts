@@ -42,9 +42,12 @@ export function lookupMethod(obj: Value, name: string): NativeMethod<any> | unde
   let table: Record<string, NativeMethod<any>> | undefined;
   if (typeof obj === "string") table = STRING_METHODS;
   else if (obj instanceof PyList) table = LIST_METHODS;
-  else if (obj instanceof PyDict) table = DICT_METHODS;
-  else if (obj instanceof PyTuple) table = TUPLE_METHODS;
-  else if (obj instanceof PySet) table = obj.frozen ? FROZENSET_METHODS : SET_METHODS;
+  else if (obj instanceof PyDict || obj instanceof PyTuple) {
+    // A dict subclass's or named tuple's own methods (Counter.update, _asdict) come before dict's.
+    const own = obj.cls?.method(name);
+    if (own !== undefined) return own;
+    table = obj instanceof PyDict ? DICT_METHODS : TUPLE_METHODS;
+  } else if (obj instanceof PySet) table = obj.frozen ? FROZENSET_METHODS : SET_METHODS;
   else if (typeof obj === "number" || typeof obj === "bigint" || typeof obj === "boolean") table = INT_METHODS;
   else if (obj instanceof PyFloat) table = FLOAT_METHODS;
   else if (obj instanceof PyBytes) table = BYTES_METHODS;

@@ -6,8 +6,10 @@ import type { NativeFn } from "../native.js";
 import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
 import { BISECT_MODULE } from "./bisect.js";
+import { COLLECTIONS_MODULE } from "./collections.js";
 import { FUNCTOOLS_MODULE } from "./functools.js";
 import { HEAPQ_MODULE } from "./heapq.js";
+import { ITERTOOLS_MODULE } from "./itertools.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { OPERATOR_MODULE } from "./operator.js";
@@ -25,8 +27,10 @@ export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>
 export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
   ["bisect", () => moduleFrom("bisect", BISECT_MODULE)],
+  ["collections", () => moduleFrom("collections", COLLECTIONS_MODULE)],
   ["functools", () => moduleFrom("functools", FUNCTOOLS_MODULE)],
   ["heapq", () => moduleFrom("heapq", HEAPQ_MODULE)],
+  ["itertools", () => moduleFrom("itertools", ITERTOOLS_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["operator", () => moduleFrom("operator", OPERATOR_MODULE)],
