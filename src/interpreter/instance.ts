@@ -16,7 +16,8 @@ import { type HashKey, objectKey, PyDict, PyObject, type Value } from "./values.
 export const NOT_HANDLED: unique symbol = Symbol("not handled");
 export type NotHandled = typeof NOT_HANDLED;
 
-export type Operator = "+" | "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@";
+/** A binary operator, or `divmod` (the builtin, which CPython gives its own `__divmod__`). */
+export type Operator = "+" | "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@" | "divmod";
 export type Ordering = "<" | "<=" | ">" | ">=";
 
 /** The hooks shared by instances and dict subclasses. */
@@ -66,6 +67,15 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
   pyCompare?(op: Ordering, other: Value, budget: Budget): boolean | NotHandled;
   pyEquals?(other: Value): boolean;
   pyUnary?(op: "-" | "+" | "~", budget: Budget): Value;
+  /** `abs(x)`; absent: TypeError. */
+  pyAbs?(budget: Budget): Value;
+  /** `format(x, spec)` and f-string fields (`__format__`); absent: str() for '', else TypeError. */
+  pyFormat?(ctx: NativeContext, spec: string): string;
+  /**
+   * What crosses the JSON boundary (a tool argument, the result) in its place: a datetime's
+   * isoformat() text, a named tuple's tuple. Absent: refused as an argument, str() as a result.
+   */
+  pyJson?(): Value;
 
   /** `bool(x)`; absent: true. */
   pyBool?(): boolean;

@@ -427,7 +427,9 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     // A module-defined type (instance.ts) first, as its __op__/__rop__ would be.
     const r = instanceBinary(op as Operator, a, b, budget);
     if (r !== NOT_HANDLED) return r;
-    if (a instanceof PyInstance || b instanceof PyInstance) throw unsupported(op, a, b);
+    // `"%s" % value` formats any value: str's own % comes before the other operand's hooks fail.
+    const formatting = op === "%" && typeof a === "string";
+    if ((a instanceof PyInstance || b instanceof PyInstance) && !formatting) throw unsupported(op, a, b);
   }
   if (typeof a === "string") {
     if (op === "+" && typeof b === "string") {
