@@ -1,0 +1,132 @@
+// The host's clocks and local time zone, as the time and datetime modules see them: the wall
+// clock (time.time, datetime.now), a monotonic clock (time.monotonic, time.perf_counter), and the
+// local offset from UTC at any moment, read from the JS engine (which reads the host's TZ). The
+// conversions between local fields and timestamps follow CPython's, folds and gaps included.
+import { pyError } from "../errors.js";
+import { type CalendarFields, fieldsOfSeconds, MAXYEAR, MINYEAR, secondsOfFields } from "./calendar.js";
+
+/** Microseconds since the epoch, by the host's wall clock (Date.now() has milliseconds; the monotonic clock adds the rest). */
+export function wallMicros(): number {
+  const ms = Date.now();
+  const sub = Number(process.hrtime.bigint() % 1000000n) / 1000;
+  return ms * 1000 + Math.floor(sub);
+}
+
+/** Nanoseconds of a monotonic clock with an arbitrary origin. */
+export function monotonicNanos(): bigint {
+  return process.hrtime.bigint();
+}
+
+/** The CPU time of the host process, in nanoseconds (time.process_time). */
+export function processNanos(): bigint {
+  const { user, system } = process.cpuUsage();
+  return BigInt(user + system) * 1000n;
+}
+
+/** JS Dates reach ±8.64e15 ms; the offset of a moment beyond is the offset at that edge. */
+const DATE_LIMIT_SECONDS = 8.64e12;
+
+function dateAt(seconds: number): Date {
+  return new Date(Math.max(-DATE_LIMIT_SECONDS, Math.min(DATE_LIMIT_SECONDS, seconds)) * 1000);
+}
+
+/** Seconds east of UTC of local time at `seconds` since the epoch (an integer). */
+export function localOffset(seconds: number): number {
+  const clamped = Math.max(-DATE_LIMIT_SECONDS, Math.min(DATE_LIMIT_SECONDS, seconds));
+  const d = dateAt(clamped);
+  const local = secondsOfFields(d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds());
+  return local - clamped;
+}
+
+/** Local time at `seconds` since the epoch, as seconds since the epoch of a UTC clock showing the same fields. */
+export function localSeconds(seconds: number): number {
+  return seconds + localOffset(seconds);
+}
+
+let zoneNames: Intl.DateTimeFormat | null = null;
+
+/** The local zone's abbreviation at `seconds` (what the JS engine calls it: `UTC`, `EST`, `GMT+1`). */
+export function localZoneName(seconds: number): string {
+  zoneNames ??= new Intl.DateTimeFormat("en-US", { timeZoneName: "short" });
+  const part = zoneNames.formatToParts(dateAt(seconds)).find((p) => p.type === "timeZoneName");
+  return part?.value ?? "UTC";
+}
+
+/** Local calendar fields at a moment, with what `struct tm` adds: the offset, the zone's name, DST. */
+export interface LocalFields extends CalendarFields {
+  gmtoff: number;
+  zone: string;
+  isdst: number;
+}
+
+/** localtime(): the local fields at `seconds` since the epoch (an integer). */
+export function localFields(seconds: number): LocalFields {
+  const gmtoff = localOffset(seconds);
+  const fields = fieldsOfSeconds(seconds + gmtoff);
+  const standard = Math.min(localOffset(secondsOfFields(fields.year, 1, 1, 0, 0, 0)), localOffset(secondsOfFields(fields.year, 7, 1, 0, 0, 0)));
+  return { ...fields, gmtoff, zone: localZoneName(seconds), isdst: gmtoff === standard ? 0 : 1 };
+}
+
+/** localSeconds, or CPython's ValueError when the local date is not in the years 1..9999. */
+export function localSecondsInRange(seconds: number): number {
+  const local = localSeconds(seconds);
+  const { year } = fieldsOfSeconds(local);
+  if (year < MINYEAR || year > MAXYEAR) throw pyError("ValueError", `year ${year} is out of range`);
+  return local;
+}
+
+/** Up to how far apart two readings of one local time can be (CPython's max_fold_seconds). */
+const MAX_FOLD_SECONDS = 24 * 3600;
+
+/**
+ * Whether the local time at `seconds` is the second of two moments that show the same fields
+ * (datetime.fromtimestamp's `fold`): CPython probes a day earlier for a transition.
+ */
+export function localFold(seconds: number): 0 | 1 {
+  const result = localSeconds(seconds);
+  const probe = localSecondsInRange(seconds - MAX_FOLD_SECONDS);
+  const transition = result - probe - MAX_FOLD_SECONDS;
+  if (transition < 0 && localSecondsInRange(seconds + transition) === result) return 1;
+  return 0;
+}
+
+/**
+ * The moment (seconds since the epoch) of local fields, as CPython's local_to_seconds: in a
+ * repeated hour `fold` picks the first (0) or second (1) reading; in a skipped hour, the fields
+ * are read with the offset before (fold 0) or after (fold 1) the change.
+ */
+export function localToSeconds(year: number, month: number, day: number, hour: number, minute: number, second: number, fold: number, checked = false): number {
+  // datetime's conversions refuse a probe that lands outside the years 1..9999, as CPython's do.
+  const local = checked ? localSecondsInRange : localSeconds;
+  const t = secondsOfFields(year, month, day, hour, minute, second);
+  const a = local(t) - t;
+  const u1 = t - a;
+  const t1 = local(u1);
+  let b: number;
+  if (t1 === t) {
+    const u2 = fold ? u1 + MAX_FOLD_SECONDS : u1 - MAX_FOLD_SECONDS;
+    b = local(u2) - u2;
+    if (a === b) return u1;
+  } else {
+    b = t1 - u1;
+  }
+  const u2 = t - b;
+  if (local(u2) === t) return u2;
+  if (t1 === t) return u1;
+  // In the gap: neither offset gives back the fields.
+  return fold ? Math.min(u1, u2) : Math.max(u1, u2);
+}
+
+/** time.timezone, time.altzone, time.daylight and time.tzname, as CPython computes them at import. */
+export function hostZone(): { timezone: number; altzone: number; daylight: number; tzname: [string, string] } {
+  const year = (365 * 24 + 6) * 3600;
+  const jan = Math.floor(Date.now() / 1000 / year) * year;
+  const jul = jan + year / 2;
+  const janZone = -localOffset(jan);
+  const julZone = -localOffset(jul);
+  const janName = localZoneName(jan);
+  const julName = localZoneName(jul);
+  // South of the equator, DST is in January.
+  if (janZone < julZone) return { timezone: julZone, altzone: janZone, daylight: 1, tzname: [julName, janName] };
+  return { timezone: janZone, altzone: julZone, daylight: janZone !== julZone ? 1 : 0, tzname: [janName, julName] };
+}
