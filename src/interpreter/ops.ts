@@ -426,10 +426,9 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
   if (classOf(a) !== null || classOf(b) !== null) {
     // A module-defined type (instance.ts) first, as its __op__/__rop__ would be.
     const r = instanceBinary(op as Operator, a, b, budget);
+    // Unhandled: on to the built-in types' own operations and errors (`"%s" % value` formats
+    // it; `[1] + value` is list's TypeError), none of which reaches into the instance.
     if (r !== NOT_HANDLED) return r;
-    // `"%s" % value` formats any value: str's own % comes before the other operand's hooks fail.
-    const formatting = op === "%" && typeof a === "string";
-    if ((a instanceof PyInstance || b instanceof PyInstance) && !formatting) throw unsupported(op, a, b);
   }
   if (typeof a === "string") {
     if (op === "+" && typeof b === "string") {
