@@ -8,6 +8,7 @@ import { ASYNCIO_MODULE } from "./asyncio.js";
 import { DATETIME_MODULE } from "./datetime.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
+import { timeModule } from "./time.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -22,4 +23,5 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["datetime", () => moduleFrom("datetime", DATETIME_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
+  ["time", () => moduleFrom("time", timeModule())],
 ]);

@@ -14,14 +14,14 @@ const EXTRAS = ["tm_zone", "tm_gmtoff"];
 const construct: NativeFn = (ctx, args, kwargs) => {
   const names = ["sequence", "dict"];
   const given: (Value | undefined)[] = [args[0], args[1]];
-  if (args.length > 2) throw pyError("TypeError", `struct_time() takes at most 2 arguments (${args.length} given)`);
+  if (args.length > 2) throw pyError("TypeError", `structseq() takes at most 2 arguments (${args.length} given)`);
   for (const [k, v] of kwargs ?? []) {
     const i = names.indexOf(k);
-    if (i < 0) throw pyError("TypeError", `struct_time() got an unexpected keyword argument '${k}'`);
-    if (given[i] !== undefined) throw pyError("TypeError", `argument for struct_time() given by name ('${k}') and position (${i + 1})`);
+    if (i < 0) throw pyError("TypeError", `'${k}' is an invalid keyword argument for structseq()`);
+    if (given[i] !== undefined) throw pyError("TypeError", `argument for structseq() given by name ('${k}') and position (${i + 1})`);
     given[i] = v;
   }
-  if (given[0] === undefined) throw pyError("TypeError", "struct_time() missing required argument 'sequence' (pos 1)");
+  if (given[0] === undefined) throw pyError("TypeError", "structseq() missing required argument 'sequence' (pos 1)");
   let items: Value[];
   try {
     items = ctx.toList(given[0]);

@@ -88,11 +88,12 @@ export class TupleLike extends PyInstance {
   }
 
   override pyBinary(op: Operator, other: Value, reflected: boolean, budget: Budget): Value | NotHandled {
-    if (op === "+") {
-      const items = itemsOf(other);
-      if (items === null) return NOT_HANDLED;
-      return reflected ? binary("+", new PyTuple(items), this.asTuple(), budget) : binary("+", this.asTuple(), new PyTuple(items), budget);
-    }
+    if (op !== "+" && op !== "*") return NOT_HANDLED;
+    const items = itemsOf(other);
+    const operand = items === null ? other : new PyTuple(items);
+    // On the left, a tuple's + and * (with their errors); on the right, only what a tuple takes.
+    if (!reflected) return binary(op, this.asTuple(), operand, budget);
+    if (op === "+" && items !== null) return binary("+", operand, this.asTuple(), budget);
     if (op === "*" && (typeof other === "number" || typeof other === "bigint" || typeof other === "boolean")) return binary("*", this.asTuple(), other, budget);
     return NOT_HANDLED;
   }
