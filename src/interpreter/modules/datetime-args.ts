@@ -130,6 +130,7 @@ export function timestampArg(v: Value): { int: bigint } | { float: number } {
 }
 
 const TIME_T_LIMIT = 2 ** 63;
+const TIME_T_MAX = 2n ** 63n;
 
 function timeTOverflow(): never {
   throw pyError("OverflowError", "timestamp out of range for platform time_t");
@@ -139,7 +140,7 @@ function timeTOverflow(): never {
 export function floorSeconds(v: Value): number {
   const t = timestampArg(v);
   if ("int" in t) {
-    if (t.int >= 2n ** 63n || t.int < -(2n ** 63n)) timeTOverflow();
+    if (t.int >= TIME_T_MAX || t.int < -TIME_T_MAX) timeTOverflow();
     return Number(t.int);
   }
   const s = Math.floor(t.float);
@@ -154,7 +155,7 @@ export function floorSeconds(v: Value): number {
 export function secondsAndMicros(v: Value): [number, number] {
   const t = timestampArg(v);
   if ("int" in t) {
-    if (t.int >= 2n ** 63n || t.int < -(2n ** 63n)) timeTOverflow();
+    if (t.int >= TIME_T_MAX || t.int < -TIME_T_MAX) timeTOverflow();
     return [Number(t.int), 0];
   }
   let whole = Math.trunc(t.float);

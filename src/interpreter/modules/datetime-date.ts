@@ -11,8 +11,8 @@ import { dayOfYear, isoCalendar, isoToOrdinal, MAXORDINAL, ordToYmd, weekdayOf, 
 import { cInt, floorSeconds, parseArgs, requireDate, strArgument } from "./datetime-args.js";
 import { Delta, ordered } from "./datetime-delta.js";
 import { ctime, isoDate, parseIsoDate, wrapStrftime } from "./datetime-text.js";
-import { localFields, wallMicros } from "./host-time.js";
-import type { Tm } from "./strftime.js";
+import { hostZone, LOCAL_STEPS, localFields, wallMicros } from "./host-time.js";
+import { makeTm, type Tm } from "./strftime.js";
 import { TupleLike, TupleLikeClass } from "./tuple-like.js";
 import { structTime } from "./time-struct.js";
 
@@ -98,9 +98,9 @@ export class DateValue extends PyInstance {
   }
 
   /** timetuple(): the fields as a struct tm (no time, DST unknown). */
-  tm(): Tm {
-    const weekday = weekdayOf(this.ordinal);
-    return { year: this.year, month: this.month, day: this.day, hour: 0, minute: 0, second: 0, wday: (weekday + 1) % 7, yday: dayOfYear(this.year, this.month, this.day) - 1, isdst: -1, gmtoff: 0, zone: null, tzname: ["UTC", "UTC"] };
+  tm(isdst = -1): Tm {
+    const wday = (weekdayOf(this.ordinal) + 1) % 7;
+    return makeTm(this.year, this.month, this.day, 0, 0, 0, wday, dayOfYear(this.year, this.month, this.day) - 1, isdst, 0, null, hostZone().tzname);
   }
 
   strftime(ctx: NativeContext, format: string): string {
@@ -217,20 +217,22 @@ export function isoArgument(args: Value[], kwargs: Map<string, Value> | null, qu
 
 {
   const set = (name: string, f: NativeFn) => classMethod(DATE, name, f);
-  set("today", (_ctx, args) => {
+  set("today", (ctx, args) => {
     if (args.length) throw pyError("TypeError", `date.today() takes no arguments (${args.length} given)`);
+    ctx.budget.step(LOCAL_STEPS);
     return localDate(Math.floor(wallMicros() / 1e6));
   });
-  set("fromtimestamp", (_ctx, args, kwargs) => {
+  set("fromtimestamp", (ctx, args, kwargs) => {
     if (kwargs && kwargs.size) throw pyError("TypeError", "date.fromtimestamp() takes no keyword arguments");
     if (args.length !== 1) throw pyError("TypeError", `date.fromtimestamp() takes exactly one argument (${args.length} given)`);
+    ctx.budget.step(LOCAL_STEPS);
     return localDate(floorSeconds(args[0]!));
   });
   set("fromordinal", (_ctx, args, kwargs) => new DateValue(...fieldsOfOrdinal(args, kwargs)));
   set("fromisocalendar", (_ctx, args, kwargs) => new DateValue(...fieldsOfIsoCalendar(args, kwargs)));
-  set("fromisoformat", (_ctx, args, kwargs) => {
+  set("fromisoformat", (ctx, args, kwargs) => {
     const text = isoArgument(args, kwargs, "date.fromisoformat");
-    const [y, m, d] = parseIsoDate(text, isoWeekDate, strRepr);
+    const [y, m, d] = parseIsoDate(text, isoWeekDate, strRepr, ctx.budget);
     requireDate(y, m, d);
     return new DateValue(y, m, d);
   });

@@ -16,8 +16,8 @@ import { Delta, deltaOf, ordered } from "./datetime-delta.js";
 import { ctime, isoDate, isoTime, parseIsoDateTime, wrapStrftime } from "./datetime-text.js";
 import { isoTimezone, TimeValue, tzinfoArg } from "./datetime-time.js";
 import { formatOffset, TIMEZONE, TimeZone, timezoneOf } from "./datetime-timezone.js";
-import { hostZone, localFields, localFold, localToSeconds, wallMicros } from "./host-time.js";
-import type { Tm } from "./strftime.js";
+import { hostZone, LOCAL_STEPS, localFields, localFold, localToSeconds, wallMicros } from "./host-time.js";
+import { makeTm, type Tm } from "./strftime.js";
 import { strptime } from "./strptime.js";
 import { structTime } from "./time-struct.js";
 
@@ -146,22 +146,9 @@ export class DateTimeValue extends DateValue {
     return this.isoformat("T", "auto");
   }
 
-  override tm(): Tm {
-    const weekday = weekdayOf(this.ordinal);
-    return {
-      year: this.year,
-      month: this.month,
-      day: this.day,
-      hour: this.hour,
-      minute: this.minute,
-      second: this.second,
-      wday: (weekday + 1) % 7,
-      yday: dayOfYear(this.year, this.month, this.day) - 1,
-      isdst: -1,
-      gmtoff: 0,
-      zone: null,
-      tzname: hostZone().tzname,
-    };
+  override tm(isdst = -1): Tm {
+    const wday = (weekdayOf(this.ordinal) + 1) % 7;
+    return makeTm(this.year, this.month, this.day, this.hour, this.minute, this.second, wday, dayOfYear(this.year, this.month, this.day) - 1, isdst, 0, null, hostZone().tzname);
   }
 
   override strftime(ctx: NativeContext, format: string): string {
@@ -276,17 +263,18 @@ DATETIME.methods.set(
   "utctimetuple",
   noArgs("datetime.utctimetuple", (_ctx, self: DateTimeValue) => {
     const utc = self.tz === null ? self : self.shifted(-BigInt(self.tz.offsetMicros));
-    return structTime({ ...utc.tm(), isdst: 0 });
+    return structTime(utc.tm(0));
   }),
 );
 DATETIME.methods.set(
   "timestamp",
-  noArgs("datetime.timestamp", (_ctx, self: DateTimeValue) => {
+  noArgs("datetime.timestamp", (ctx, self: DateTimeValue) => {
     if (self.tz !== null) {
       const us = self.utcMicros - EPOCH_US;
       const r = ratioToFloat(us < 0n ? -us : us, 1000000n);
       return new PyFloat(us < 0n ? -r : r);
     }
+    ctx.budget.step(LOCAL_STEPS);
     return new PyFloat(localSecondsOf(self) + self.microsecond / 1e6);
   }),
 );
@@ -306,8 +294,9 @@ DATETIME.methods.set("replace", (_ctx, self: DateTimeValue, args, kwargs) => {
   const [y = self.year, mo = self.month, d = self.day, h = self.hour, mi = self.minute, s = self.second, us = self.microsecond] = given as (number | undefined)[];
   return makeDateTime(y, mo, d, h, mi, s, us, given[7] === undefined ? self.tz : given[7], (given[8] as number | undefined) ?? self.fold);
 });
-DATETIME.methods.set("astimezone", (_ctx, self: DateTimeValue, args, kwargs) => {
+DATETIME.methods.set("astimezone", (ctx, self: DateTimeValue, args, kwargs) => {
   const [tzArg] = parseArgs({ fname: "astimezone", names: ["tz"], required: 0 }, args, kwargs, (_i, v) => v);
+  ctx.budget.step(LOCAL_STEPS);
   const target = tzinfoArg(tzArg);
   const own = self.tz ?? localTimezoneAt(localSecondsOf(self));
   // Conversion to its own timezone (the same object) is the value itself.
@@ -325,8 +314,9 @@ function nowFields(tz: TimeZone | null): DateTimeValue {
   return fromTimestamp(seconds, us - seconds * 1e6, tz);
 }
 
-classMethod(DATETIME, "now", (_ctx, args, kwargs) => {
+classMethod(DATETIME, "now", (ctx, args, kwargs) => {
   const [tz] = parseArgs({ fname: "now", names: ["tz"], required: 0 }, args, kwargs, (_i, v) => v);
+  ctx.budget.step(LOCAL_STEPS);
   return nowFields(tzinfoArg(tz));
 });
 classMethod(DATETIME, "utcnow", (_ctx, args) => {
@@ -335,12 +325,14 @@ classMethod(DATETIME, "utcnow", (_ctx, args) => {
   const seconds = Math.floor(us / 1e6);
   return utcDateTime(seconds, us - seconds * 1e6, null);
 });
-classMethod(DATETIME, "today", (_ctx, args) => {
+classMethod(DATETIME, "today", (ctx, args) => {
   if (args.length) throw pyError("TypeError", `datetime.today() takes no arguments (${args.length} given)`);
+  ctx.budget.step(LOCAL_STEPS);
   return nowFields(null);
 });
-classMethod(DATETIME, "fromtimestamp", (_ctx, args, kwargs) => {
+classMethod(DATETIME, "fromtimestamp", (ctx, args, kwargs) => {
   const [timestamp, tz] = parseArgs({ fname: "fromtimestamp", names: ["timestamp", "tz"], required: 1 }, args, kwargs, (_i, v) => v);
+  ctx.budget.step(LOCAL_STEPS);
   const zone = tzinfoArg(tz);
   const [seconds, micro] = secondsAndMicros(timestamp!);
   return fromTimestamp(seconds, micro, zone);
@@ -359,9 +351,9 @@ classMethod(DATETIME, "fromisocalendar", (_ctx, args, kwargs) => {
   const [y, m, d] = fieldsOfIsoCalendar(args, kwargs);
   return new DateTimeValue(y, m, d, 0, 0, 0, 0, null, 0);
 });
-classMethod(DATETIME, "fromisoformat", (_ctx, args, kwargs) => {
+classMethod(DATETIME, "fromisoformat", (ctx, args, kwargs) => {
   const text = isoArgument(args, kwargs, "datetime.fromisoformat");
-  const { date, time: t } = parseIsoDateTime(text, isoWeekDate, strRepr);
+  const { date, time: t } = parseIsoDateTime(text, isoWeekDate, strRepr, ctx.budget);
   const tz = t.offset === null ? null : isoTimezone(t.offset);
   return makeDateTime(date[0], date[1], date[2], t.hour, t.minute, t.second, t.microsecond, tz, 0);
 });

@@ -5,7 +5,7 @@
 import type { Budget } from "../budget.js";
 import { pyError } from "../errors.js";
 import { DAY_NAMES, MONTH_NAMES, weekdayOf, ymdToOrd } from "./calendar.js";
-import { outputCap, strftime, type Tm, utf8Length } from "./strftime.js";
+import { strftime, type Tm, utf8Length } from "./strftime.js";
 
 const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
@@ -54,6 +54,8 @@ export function wrapStrftime(format: string, own: OwnDirectives, tm: Tm, budget:
   const nul = format.indexOf("\u0000");
   if (nul >= 0) format = format.slice(0, nul);
   budget.step(1 + (format.length >> 3));
+  // Without %z, %Z or %f (the usual format) there is nothing to replace.
+  if (!/%[zZf]/.test(format)) return strftime(format, tm, budget);
   const parts: string[] = [];
   let z: string | null = null;
   let zone: string | null = null;
@@ -67,6 +69,7 @@ export function wrapStrftime(format: string, own: OwnDirectives, tm: Tm, budget:
     }
     parts.push(format.slice(i, next));
     const c = format[next + 1]!;
+    budget.step(4);
     if (c === "z") parts.push((z ??= own.z()));
     else if (c === "Z") parts.push((zone ??= own.Z().replaceAll("%", "%%")));
     else if (c === "f") parts.push((f ??= own.f()));
@@ -74,8 +77,7 @@ export function wrapStrftime(format: string, own: OwnDirectives, tm: Tm, budget:
     i = next + 2;
     budget.checkSize(2 * (i + (z?.length ?? 0) + (zone?.length ?? 0)));
   }
-  const rewritten = parts.join("");
-  return strftime(rewritten, tm, outputCap(utf8Length(rewritten)), budget);
+  return strftime(parts.join(""), tm, budget);
 }
 
 // ------------------------------------------------------------------ fromisoformat
@@ -84,7 +86,8 @@ export function wrapStrftime(format: string, own: OwnDirectives, tm: Tm, budget:
 class Cursor {
   readonly cps: string[];
 
-  constructor(text: string) {
+  constructor(text: string, budget: Budget) {
+    budget.step(8 + (text.length >> 2));
     this.cps = Array.from(text);
   }
 
@@ -202,16 +205,16 @@ function invalid(text: string, repr: (s: string) => string): never {
 }
 
 /** date.fromisoformat: YYYY-MM-DD, YYYYMMDD, YYYY-Www, YYYYWww, YYYY-Www-D, YYYYWwwD. */
-export function parseIsoDate(text: string, fromIsoWeek: (y: number, w: number, d: number) => [number, number, number] | null, repr: (s: string) => string): [number, number, number] {
-  const s = new Cursor(text);
+export function parseIsoDate(text: string, fromIsoWeek: (y: number, w: number, d: number) => [number, number, number] | null, repr: (s: string) => string, budget: Budget): [number, number, number] {
+  const s = new Cursor(text, budget);
   const bytes = utf8Length(text);
   const fields = bytes === 7 || bytes === 8 || bytes === 10 ? parseDate(s, s.length, fromIsoWeek) : null;
   return fields ?? invalid(text, repr);
 }
 
 /** time.fromisoformat: HH[:MM[:SS[.fff[fff]]]] (basic format too), then Z or ±HH[:MM[:SS[.ffffff]]]. */
-export function parseIsoTime(text: string, repr: (s: string) => string): ParsedTime {
-  const s = new Cursor(text);
+export function parseIsoTime(text: string, repr: (s: string) => string, budget: Budget): ParsedTime {
+  const s = new Cursor(text, budget);
   const skip = s.at(0) === "T" ? 1 : 0;
   return parseTime(s, skip, s.length - skip) ?? invalid(text, repr);
 }
@@ -243,8 +246,9 @@ export function parseIsoDateTime(
   text: string,
   fromIsoWeek: (y: number, w: number, d: number) => [number, number, number] | null,
   repr: (s: string) => string,
+  budget: Budget,
 ): { date: [number, number, number]; time: ParsedTime } {
-  const s = new Cursor(text);
+  const s = new Cursor(text, budget);
   if (s.length < 7) invalid(text, repr);
   // A lone surrogate can only stand for the separator; CPython reads it as "T".
   for (const at of [7, 8, 10]) {

@@ -10,6 +10,8 @@ import { classMethod, isoArgument, noArgs } from "./datetime-date.js";
 import { compareDeltas, Delta, deltaOf, ordered } from "./datetime-delta.js";
 import { isoTime, parseIsoTime, wrapStrftime } from "./datetime-text.js";
 import { formatOffset, TimeZone, timezoneOf, UTC } from "./datetime-timezone.js";
+import { hostZone } from "./host-time.js";
+import { makeTm } from "./strftime.js";
 
 export class TimeValue extends PyInstance {
   constructor(
@@ -113,7 +115,7 @@ export class TimeValue extends PyInstance {
   }
 
   strftime(ctx: NativeContext, format: string): string {
-    const tm = { year: 1900, month: 1, day: 1, hour: this.hour, minute: this.minute, second: this.second, wday: 1, yday: 0, isdst: -1, gmtoff: 0, zone: null, tzname: ["UTC", "UTC"] as const };
+    const tm = makeTm(1900, 1, 1, this.hour, this.minute, this.second, 1, 0, -1, 0, null, hostZone().tzname);
     return wrapStrftime(
       format,
       { z: () => (this.tz === null ? "" : formatOffset(this.tz.offset, "")), Z: () => (this.tz === null ? "" : this.tz.tzname()), f: () => String(this.microsecond).padStart(6, "0") },
@@ -166,9 +168,9 @@ TIME.methods.set("utcoffset", noArgs("time.utcoffset", (_ctx, self: TimeValue) =
 TIME.methods.set("dst", noArgs("time.dst", () => null));
 TIME.methods.set("tzname", noArgs("time.tzname", (_ctx, self: TimeValue) => self.tz?.tzname() ?? null));
 
-classMethod(TIME, "fromisoformat", (_ctx, args, kwargs) => {
+classMethod(TIME, "fromisoformat", (ctx, args, kwargs) => {
   const text = isoArgument(args, kwargs, "time.fromisoformat");
-  const t = parseIsoTime(text, strRepr);
+  const t = parseIsoTime(text, strRepr, ctx.budget);
   const tz = t.offset === null ? null : isoTimezone(t.offset);
   return makeTime(t.hour, t.minute, t.second, t.microsecond, tz, 0);
 });

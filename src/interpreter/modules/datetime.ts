@@ -8,8 +8,9 @@ import { DATETIME } from "./datetime-datetime.js";
 import { TIMEDELTA } from "./datetime-delta.js";
 import { TIME } from "./datetime-time.js";
 import { TIMEZONE, TZINFO, UTC } from "./datetime-timezone.js";
+import { refreshZone } from "./host-time.js";
 
-export const DATETIME_MODULE: Record<string, NativeFn | Value> = {
+const DATETIME_MODULE: Record<string, NativeFn | Value> = {
   date: DATE,
   datetime: DATETIME,
   time: TIME,
@@ -20,3 +21,9 @@ export const DATETIME_MODULE: Record<string, NativeFn | Value> = {
   MAXYEAR,
   UTC,
 };
+
+/** `import datetime`: the module's table (the host's zone is looked at again first). */
+export function datetimeModule(): Record<string, NativeFn | Value> {
+  refreshZone();
+  return DATETIME_MODULE;
+}

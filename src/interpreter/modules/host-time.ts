@@ -5,12 +5,26 @@
 import { pyError } from "../errors.js";
 import { type CalendarFields, fieldsOfSeconds, MAXYEAR, MINYEAR, secondsOfFields } from "./calendar.js";
 
+/**
+ * What a conversion through the local zone costs, in steps: a few Date readings, about a
+ * microsecond (charged as the interpreter charges its own work, some 50 ns a step).
+ */
+export const LOCAL_STEPS = 20;
+
 /** Microseconds since the epoch, by the host's wall clock (Date.now() has milliseconds; the monotonic clock adds the rest). */
 export function wallMicros(): number {
+  // performance's clock has microseconds but does not follow adjustments of the wall clock;
+  // Date.now() does (to the millisecond). The first is read, moved to the second whenever they
+  // part by a millisecond or more: readings go backwards only when the host's clock does.
+  const precise = performance.timeOrigin + performance.now() + drift;
   const ms = Date.now();
-  const sub = Number(process.hrtime.bigint() % 1000000n) / 1000;
-  return ms * 1000 + Math.floor(sub);
+  if (Math.abs(precise - ms) < 1) return Math.floor(precise * 1000);
+  drift += ms - precise;
+  return ms * 1000;
 }
+
+/** What was added to performance's clock to follow the wall clock (ms). */
+let drift = 0;
 
 /** Nanoseconds of a monotonic clock with an arbitrary origin. */
 export function monotonicNanos(): bigint {
@@ -43,13 +57,63 @@ export function localSeconds(seconds: number): number {
   return seconds + localOffset(seconds);
 }
 
-let zoneNames: Intl.DateTimeFormat | null = null;
+/**
+ * What is costly to learn of the local zone, remembered: its abbreviations (Intl formats a date
+ * to tell one, ~10 us), each year's standard offset, and time.timezone and the rest. All of it is
+ * forgotten when TZ changes (a host may set it at run time; tests do).
+ */
+class ZoneMemo {
+  readonly names = new Map<string, string>();
+  readonly standard = new Map<number, number>();
+  readonly format = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" });
+  constants: { year: number; value: HostZone } | null = null;
 
-/** The local zone's abbreviation at `seconds` (what the JS engine calls it: `UTC`, `EST`, `GMT+1`). */
+  constructor(readonly tz: string | undefined) {}
+}
+
+let memo = new ZoneMemo(process.env.TZ);
+
+function zoneMemo(): ZoneMemo {
+  return memo;
+}
+
+/** Forgets what is known of the local zone if TZ changed (read as time and datetime are imported: reading it costs a microsecond). */
+export function refreshZone(): void {
+  const tz = process.env.TZ;
+  if (tz !== memo.tz) memo = new ZoneMemo(tz);
+}
+
+/** The local zone's abbreviation at `seconds` (as the JS engine names it: `UTC`, `EST`, `GMT+1`). */
 export function localZoneName(seconds: number): string {
-  zoneNames ??= new Intl.DateTimeFormat("en-US", { timeZoneName: "short" });
-  const part = zoneNames.formatToParts(dateAt(seconds)).find((p) => p.type === "timeZoneName");
-  return part?.value ?? "UTC";
+  const m = zoneMemo();
+  // One name per offset and DST flag: what the abbreviation depends on, in every zone but a few
+  // historical ones.
+  const key = `${localOffset(seconds)}/${localIsDst(seconds)}`;
+  let name = m.names.get(key);
+  if (name === undefined) {
+    name = m.format.formatToParts(dateAt(seconds)).find((p) => p.type === "timeZoneName")?.value ?? "UTC";
+    if (m.names.size >= 256) m.names.clear();
+    m.names.set(key, name);
+  }
+  return name;
+}
+
+/** The standard (least) offset of the year that `seconds` falls in, locally. */
+function standardOffset(year: number): number {
+  const m = zoneMemo();
+  let off = m.standard.get(year);
+  if (off === undefined) {
+    off = Math.min(localOffset(secondsOfFields(year, 1, 1, 0, 0, 0)), localOffset(secondsOfFields(year, 7, 1, 0, 0, 0)));
+    if (m.standard.size >= 256) m.standard.clear();
+    m.standard.set(year, off);
+  }
+  return off;
+}
+
+/** 1 when daylight saving time is in effect at `seconds`, else 0. */
+function localIsDst(seconds: number): number {
+  const gmtoff = localOffset(seconds);
+  return gmtoff === standardOffset(fieldsOfSeconds(seconds + gmtoff).year) ? 0 : 1;
 }
 
 /** Local calendar fields at a moment, with what `struct tm` adds: the offset, the zone's name, DST. */
@@ -63,8 +127,9 @@ export interface LocalFields extends CalendarFields {
 export function localFields(seconds: number): LocalFields {
   const gmtoff = localOffset(seconds);
   const fields = fieldsOfSeconds(seconds + gmtoff);
-  const standard = Math.min(localOffset(secondsOfFields(fields.year, 1, 1, 0, 0, 0)), localOffset(secondsOfFields(fields.year, 7, 1, 0, 0, 0)));
-  return { ...fields, gmtoff, zone: localZoneName(seconds), isdst: gmtoff === standard ? 0 : 1 };
+  const f = fields;
+  const isdst = gmtoff === standardOffset(f.year) ? 0 : 1;
+  return { year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second, weekday: f.weekday, yday: f.yday, gmtoff, zone: localZoneName(seconds), isdst };
 }
 
 /** localSeconds, or CPython's ValueError when the local date is not in the years 1..9999. */
@@ -117,16 +182,30 @@ export function localToSeconds(year: number, month: number, day: number, hour: n
   return fold ? Math.min(u1, u2) : Math.max(u1, u2);
 }
 
+export interface HostZone {
+  timezone: number;
+  altzone: number;
+  daylight: number;
+  tzname: [string, string];
+}
+
 /** time.timezone, time.altzone, time.daylight and time.tzname, as CPython computes them at import. */
-export function hostZone(): { timezone: number; altzone: number; daylight: number; tzname: [string, string] } {
+export function hostZone(): HostZone {
   const year = (365 * 24 + 6) * 3600;
-  const jan = Math.floor(Date.now() / 1000 / year) * year;
+  const bucket = Math.floor(Date.now() / 1000 / year);
+  const m = zoneMemo();
+  if (m.constants?.year === bucket) return m.constants.value;
+  const jan = bucket * year;
   const jul = jan + year / 2;
   const janZone = -localOffset(jan);
   const julZone = -localOffset(jul);
   const janName = localZoneName(jan);
   const julName = localZoneName(jul);
   // South of the equator, DST is in January.
-  if (janZone < julZone) return { timezone: julZone, altzone: janZone, daylight: 1, tzname: [julName, janName] };
-  return { timezone: janZone, altzone: julZone, daylight: janZone !== julZone ? 1 : 0, tzname: [janName, julName] };
+  const value: HostZone =
+    janZone < julZone
+      ? { timezone: julZone, altzone: janZone, daylight: 1, tzname: [julName, janName] }
+      : { timezone: janZone, altzone: julZone, daylight: janZone !== julZone ? 1 : 0, tzname: [janName, julName] };
+  m.constants = { year: bucket, value };
+  return value;
 }

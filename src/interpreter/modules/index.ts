@@ -5,7 +5,7 @@ import { PyBuiltin, PyModule } from "../objects.js";
 import type { NativeFn } from "../native.js";
 import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
-import { DATETIME_MODULE } from "./datetime.js";
+import { datetimeModule } from "./datetime.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { timeModule } from "./time.js";
@@ -20,7 +20,7 @@ export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>
 /** Every standard module, keyed by its import name (`urllib.parse` for a submodule). */
 export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
-  ["datetime", () => moduleFrom("datetime", DATETIME_MODULE)],
+  ["datetime", () => moduleFrom("datetime", datetimeModule())],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["time", () => moduleFrom("time", timeModule())],

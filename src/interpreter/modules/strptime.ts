@@ -180,8 +180,12 @@ function int(text: string): number {
   return Number(t.replaceAll("_", ""));
 }
 
+/** Steps charged for each attempt to match a piece at a position (about 150 ns of work). */
+const ATTEMPT_STEPS = 16;
+
 /** Where `piece` can end when it starts at `pos`, in the order Python's re tries them. */
-function ends(piece: Piece, data: string, pos: number): number[] {
+function ends(piece: Piece, data: string, pos: number, budget: Budget): number[] {
+  budget.step(ATTEMPT_STEPS);
   switch (piece.kind) {
     case "char": {
       const c = data[pos];
@@ -190,6 +194,7 @@ function ends(piece: Piece, data: string, pos: number): number[] {
     case "space": {
       let end = pos;
       while (end < data.length && SPACE.test(data[end]!)) end++;
+      budget.step((end - pos) >> 2);
       const out: number[] = [];
       for (let e = end; e > pos; e--) out.push(e);
       return out;
@@ -260,9 +265,8 @@ function match(pieces: Piece[], data: string, budget: Budget): { groups: [string
   const width = data.length + 1;
   // One frame per piece on the current path: where it started, where it may end, which end is next.
   const starts: number[] = [0];
-  const options: number[][] = [ends(pieces[0]!, data, 0)];
+  const options: number[][] = [ends(pieces[0]!, data, 0, budget)];
   const chosen: number[] = [0];
-  budget.step(1);
   while (starts.length > 0) {
     const depth = starts.length - 1;
     const list = options[depth]!;
@@ -283,18 +287,31 @@ function match(pieces: Piece[], data: string, budget: Budget): { groups: [string
       return { groups, end };
     }
     if (failed.has((depth + 1) * width + end)) continue;
-    budget.step(1);
     starts.push(end);
-    options.push(ends(pieces[depth + 1]!, data, end));
+    options.push(ends(pieces[depth + 1]!, data, end, budget));
     chosen.push(0);
   }
   return null;
 }
 
+/** Formats compiled last (as _strptime keeps its last regular expressions): scripts reuse one format. */
+const COMPILED = new Map<string, Piece[]>();
+
+function compiled(format: string, zone: LocalZone, budget: Budget): Piece[] {
+  const key = `${zone.tzname[0]}\u0000${zone.tzname[1]}\u0000${zone.daylight}\u0000${format}`;
+  let pieces = COMPILED.get(key);
+  if (pieces === undefined) {
+    pieces = compile(format, zone, budget);
+    if (COMPILED.size >= 16) COMPILED.clear();
+    COMPILED.set(key, pieces);
+  } else budget.step(1 + (format.length >> 4));
+  return pieces;
+}
+
 /** _strptime._strptime: the fields of `data` read with `format`. */
 export function strptime(data: string, format: string, zone: LocalZone, budget: Budget): Parsed {
   budget.step(1 + (data.length >> 2));
-  const pieces = compile(format, zone, budget);
+  const pieces = compiled(format, zone, budget);
   const found = match(pieces, data, budget);
   if (found === null) throw pyError("ValueError", `time data ${strRepr(data)} does not match format ${strRepr(format)}`);
   if (found.end !== data.length) throw pyError("ValueError", `unconverted data remains: ${data.slice(found.end)}`);

@@ -6,8 +6,8 @@ import type { NativeContext, NativeFn } from "../native.js";
 import { normInt, PyFloat, PyTuple, typeName, type Value } from "../values.js";
 import { DAY_NAMES, daysFromEpoch, fieldsOfSeconds, MONTH_NAMES } from "./calendar.js";
 import { cInt, floorSeconds, strArgument } from "./datetime-args.js";
-import { hostZone, localFields, localToSeconds, monotonicNanos, processNanos, wallMicros } from "./host-time.js";
-import { outputCap, strftime, type Tm, utf8Length } from "./strftime.js";
+import { hostZone, LOCAL_STEPS, localFields, localToSeconds, monotonicNanos, processNanos, refreshZone, wallMicros } from "./host-time.js";
+import { makeTm, strftime, type Tm } from "./strftime.js";
 import { strptime } from "./strptime.js";
 import { STRUCT_TIME, structTime } from "./time-struct.js";
 import { TupleLike } from "./tuple-like.js";
@@ -46,13 +46,14 @@ function checkTmYear(year: number): void {
 function gmTm(t: number): Tm {
   const f = fieldsOfSeconds(t);
   checkTmYear(f.year);
-  return { ...f, wday: (f.weekday + 1) % 7, yday: f.yday - 1, isdst: 0, gmtoff: 0, zone: "GMT", tzname: hostZone().tzname };
+  return makeTm(f.year, f.month, f.day, f.hour, f.minute, f.second, (f.weekday + 1) % 7, f.yday - 1, 0, 0, "GMT", hostZone().tzname);
 }
 
-function localTm(t: number): Tm {
+function localTm(t: number, ctx: NativeContext): Tm {
+  ctx.budget.step(LOCAL_STEPS);
   const f = localFields(t);
   checkTmYear(f.year);
-  return { ...f, wday: (f.weekday + 1) % 7, yday: f.yday - 1, tzname: hostZone().tzname };
+  return makeTm(f.year, f.month, f.day, f.hour, f.minute, f.second, (f.weekday + 1) % 7, f.yday - 1, f.isdst, f.gmtoff, f.zone, hostZone().tzname);
 }
 
 /**
@@ -80,7 +81,7 @@ function tmOf(v: Value, fname: string): Tm {
   const g = extras[1];
   if (g !== undefined && g !== null) gmtoff = cInt(g);
   // The C weekday counts from Sunday (C's % keeps the sign of a negative weekday).
-  return { year: y!, month: mon!, day: mday!, hour: hour!, minute: min!, second: sec!, wday: (wday! + 1) % 7, yday: yday! - 1, isdst: isdst!, gmtoff, zone, tzname: hostZone().tzname };
+  return makeTm(y!, mon!, mday!, hour!, min!, sec!, (wday! + 1) % 7, yday! - 1, isdst!, gmtoff, zone, hostZone().tzname);
 }
 
 /** The checks of strftime() and asctime(): 0 for a month, a day or a day of the year means the first. */
@@ -96,7 +97,7 @@ function checkTm(tm: Tm): Tm {
   if (tm.wday < 0) throw pyError("ValueError", "day of week out of range");
   if (yday === -1) yday = 0;
   else if (yday < 0 || yday > 365) throw pyError("ValueError", "day of year out of range");
-  return { ...tm, month, day, yday, isdst: Math.max(-1, Math.min(1, tm.isdst)) };
+  return makeTm(tm.year, month, day, tm.hour, tm.minute, tm.second, tm.wday, yday, Math.max(-1, Math.min(1, tm.isdst)), tm.gmtoff, tm.zone, tm.tzname);
 }
 
 /** asctime()'s layout: `Mon Jan  1 00:00:00 2024` (the year unpadded). */
@@ -128,17 +129,21 @@ const sleep: NativeFn = (ctx, args, kwargs) => {
 };
 
 /** mktime(): local fields to a timestamp; tm_isdst 1 (or 0) reads the fields as daylight (or standard) time. */
-const mktime: NativeFn = (_ctx, args, kwargs) => {
+const mktime: NativeFn = (ctx, args, kwargs) => {
   if (kwargs && kwargs.size) throw pyError("TypeError", "time.mktime() takes no keyword arguments");
   if (args.length !== 1) throw pyError("TypeError", `time.mktime() takes exactly one argument (${args.length} given)`);
   const tm = tmOf(args[0]!, "mktime");
+  ctx.budget.step(3 * LOCAL_STEPS);
   // mktime() normalizes every field: month 13 is January of the next year, second 61 the next minute...
   const y = tm.year + Math.floor((tm.month - 1) / 12);
   const m = (((tm.month - 1) % 12) + 12) % 12 + 1;
   const naive = (daysFromEpoch(y, m, 1) + tm.day - 1) * 86400 + tm.hour * 3600 + tm.minute * 60 + tm.second;
   const f = fieldsOfSeconds(naive);
   let t = localToSeconds(f.year, f.month, f.day, f.hour, f.minute, f.second, 0);
-  if (tm.isdst >= 0) {
+  if (tm.isdst < 0) {
+    // A repeated or skipped local time: glibc answers with the later moment of the two readings.
+    t = Math.max(t, localToSeconds(f.year, f.month, f.day, f.hour, f.minute, f.second, 1));
+  } else {
     const actual = localFields(t).isdst;
     const zone = hostZone();
     const shift = zone.daylight ? zone.timezone - zone.altzone : 3600;
@@ -154,9 +159,9 @@ const strftimeFn: NativeFn = (ctx, args, kwargs) => {
   if (args.length === 0) throw pyError("TypeError", "strftime() takes at least 1 argument (0 given)");
   if (args.length > 2) throw pyError("TypeError", `strftime() takes at most 2 arguments (${args.length} given)`);
   const format = strArgument("strftime", 0, args[0]!);
-  const tm = checkTm(args.length === 2 ? tmOf(args[1]!, "strftime") : localTm(secondsOrNow(undefined)));
+  const tm = checkTm(args.length === 2 ? tmOf(args[1]!, "strftime") : localTm(secondsOrNow(undefined), ctx));
   if (format.includes("\u0000")) throw pyError("ValueError", "embedded null character");
-  return strftime(format, tm, outputCap(utf8Length(format)), ctx.budget);
+  return strftime(format, tm, ctx.budget);
 };
 
 const strptimeFn: NativeFn = (ctx, args, kwargs) => {
@@ -186,16 +191,17 @@ export const TIME_FUNCTIONS: Record<string, NativeFn> = {
   process_time_ns: noArgs("process_time_ns", () => normInt(processNanos())),
   sleep,
   gmtime: atMostOne("gmtime", (_ctx, v) => structTime(gmTm(secondsOrNow(v)), true)),
-  localtime: atMostOne("localtime", (_ctx, v) => structTime(localTm(secondsOrNow(v)), true)),
+  localtime: atMostOne("localtime", (ctx, v) => structTime(localTm(secondsOrNow(v), ctx), true)),
   mktime,
-  asctime: atMostOne("asctime", (_ctx, v) => asctime(checkTm(v === undefined ? localTm(secondsOrNow(undefined)) : tmOf(v, "asctime")))),
-  ctime: atMostOne("ctime", (_ctx, v) => asctime(localTm(secondsOrNow(v)))),
+  asctime: atMostOne("asctime", (ctx, v) => asctime(checkTm(v === undefined ? localTm(secondsOrNow(undefined), ctx) : tmOf(v, "asctime")))),
+  ctime: atMostOne("ctime", (ctx, v) => asctime(localTm(secondsOrNow(v), ctx))),
   strftime: strftimeFn,
   strptime: strptimeFn,
 };
 
 /** `import time`: the functions, struct_time, and timezone, altzone, daylight and tzname of the host's zone. */
 export function timeModule(): Record<string, NativeFn | Value> {
+  refreshZone();
   const zone = hostZone();
   return {
     ...TIME_FUNCTIONS,

@@ -322,3 +322,23 @@ describe("time.sleep", () => {
     expect(performance.now() - start).toBeLessThan(2000);
   });
 });
+
+describe("time's budgets", () => {
+  it.each([
+    "x = time.strftime('%c' * 200000, (2024, 1, 1, 0, 0, 0, 0, 1, 0))",
+    "x = time.strftime('%5000Y' * 20000, (2024, 1, 1, 0, 0, 0, 0, 1, 0))",
+    "x = time.strptime(' ' * 200000 + 'x', ' a' * 50000)",
+    "x = time.struct_time(range(10**8))",
+    "while True:\n    x = time.localtime()",
+    "while True:\n    x = time.mktime(time.localtime())",
+    "while True:\n    x = time.strftime('%Y-%m-%d %H:%M:%S')",
+  ])("%s", async (body) => {
+    let best = { wallMs: Infinity, stallMs: Infinity };
+    for (let run = 0; run < 3 && best.stallMs >= 200; run++) {
+      const { result, wallMs, stallMs } = await measure(`import time\n${body}`);
+      expect(result.error?.type).toBe("ResourceLimitError");
+      if (stallMs < best.stallMs) best = { wallMs, stallMs };
+    }
+    expect(best.stallMs).toBeLessThan(200);
+  });
+});
