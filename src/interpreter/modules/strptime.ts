@@ -5,7 +5,7 @@
 // then the fields are combined as _strptime combines them. The search remembers the (piece,
 // position) pairs that failed, so it never repeats work, and charges a step per attempt.
 import type { Budget } from "../budget.js";
-import { pyError } from "../errors.js";
+import { EXC, PyException, PyExcType, pyError } from "../errors.js";
 import { strRepr } from "../repr.js";
 import { DAY_NAMES, isLeap, MONTH_NAMES, ordToYmd, weekdayOf, ymdToOrd } from "./calendar.js";
 import { checkDate } from "./datetime-args.js";
@@ -76,23 +76,28 @@ function alternatives(pattern: string): string[][] {
 }
 
 // _strptime's TimeRE, directive by directive (the " [1-9]" of %d is for %c's space-padded day).
-const NUMERIC: Record<string, string[][]> = {
-  d: alternatives("3[0-1]|[1-2]\\d|0[1-9]|[1-9]| [1-9]"),
-  H: alternatives("2[0-3]|[0-1]\\d|\\d"),
-  I: alternatives("1[0-2]|0[1-9]|[1-9]"),
-  G: alternatives("\\d\\d\\d\\d"),
-  j: alternatives("36[0-6]|3[0-5]\\d|[1-2]\\d\\d|0[1-9]\\d|00[1-9]|[1-9]\\d|0[1-9]|[1-9]"),
-  m: alternatives("1[0-2]|0[1-9]|[1-9]"),
-  M: alternatives("[0-5]\\d|\\d"),
-  S: alternatives("6[0-1]|[0-5]\\d|\\d"),
-  U: alternatives("5[0-3]|[0-4]\\d|\\d"),
-  W: alternatives("5[0-3]|[0-4]\\d|\\d"),
-  w: alternatives("[0-6]"),
-  u: alternatives("[1-7]"),
-  V: alternatives("5[0-3]|0[1-9]|[1-4]\\d|\\d"),
-  y: alternatives("\\d\\d"),
-  Y: alternatives("\\d\\d\\d\\d"),
+const NUMERIC_SOURCE: Record<string, string> = {
+  d: "3[0-1]|[1-2]\\d|0[1-9]|[1-9]| [1-9]",
+  H: "2[0-3]|[0-1]\\d|\\d",
+  I: "1[0-2]|0[1-9]|[1-9]",
+  G: "\\d\\d\\d\\d",
+  j: "36[0-6]|3[0-5]\\d|[1-2]\\d\\d|0[1-9]\\d|00[1-9]|[1-9]\\d|0[1-9]|[1-9]",
+  m: "1[0-2]|0[1-9]|[1-9]",
+  M: "[0-5]\\d|\\d",
+  S: "6[0-1]|[0-5]\\d|\\d",
+  U: "5[0-3]|[0-4]\\d|\\d",
+  W: "5[0-3]|[0-4]\\d|\\d",
+  w: "[0-6]",
+  u: "[1-7]",
+  V: "5[0-3]|0[1-9]|[1-4]\\d|\\d",
+  y: "\\d\\d",
+  Y: "\\d\\d\\d\\d",
 };
+const NUMERIC: Record<string, string[][]> = Object.fromEntries(Object.entries(NUMERIC_SOURCE).map(([d, src]) => [d, alternatives(src)]));
+
+/** The length of the text of %f's and %z's patterns (their groups: %z holds two more). */
+const F_PATTERN = "[0-9]{1,6}";
+const Z_PATTERN = "[+-]\\d\\d:?[0-5]\\d(:?[0-5]\\d(\\.\\d{1,6})?)?|(?-i:Z)";
 
 /** Longest first, as _strptime orders a list of names (a stable sort by length). */
 const byLength = (words: string[]) => [...words].sort((a, b) => b.length - a.length);
@@ -120,27 +125,57 @@ function zoneNames(zone: LocalZone): [Set<string>, Set<string>] {
   return [noSaving, saving];
 }
 
-/** The pieces of a format, or _strptime's ValueError for a bad one. */
+/** re.error, which _strptime lets through when a format names a directive twice. */
+const RE_ERROR = new PyExcType("error", EXC.Exception);
+
+/** Characters re.escape() escapes (for the length of a pattern of names). */
+const ESCAPED = new Set("()[]{}?*+-|^$\\.&~# \t\n\r\v\f");
+
+function escapedLength(text: string): number {
+  let n = 0;
+  for (const c of text) n += ESCAPED.has(c) ? 2 : 1;
+  return n;
+}
+
+/**
+ * The pieces of a format, or _strptime's errors for a bad one: a bad directive or a stray % as
+ * the format is read; a directive named twice afterwards, as re.compile reports it (the group
+ * numbers and the position are those of the regular expression _strptime would have built).
+ */
 function compile(format: string, zone: LocalZone, budget: Budget): Piece[] {
   budget.step(1 + (format.length >> 2));
   const pieces: Piece[] = [];
-  const groups: string[] = [];
+  const groups = new Map<string, number>();
+  let groupCount = 0;
+  let length = 0;
+  let duplicate: string | null = null;
+  const group = (d: string, patternLength: number, inner = 0): void => {
+    const known = groups.get(d);
+    if (known !== undefined && duplicate === null) duplicate = `redefinition of group name '${d}' as group ${groupCount + 1}; was group ${known} at position ${length + 4}`;
+    if (known === undefined) groups.set(d, groupCount + 1);
+    groupCount += 1 + inner;
+    length += `(?P<${d}>)`.length + patternLength;
+  };
   const add = (text: string): void => {
     for (let i = 0; i < text.length; i++) {
       const c = text[i]!;
       if (SPACE.test(c)) {
         while (i + 1 < text.length && SPACE.test(text[i + 1]!)) i++;
         pieces.push({ kind: "space" });
+        length += 3;
         continue;
       }
       if (c !== "%") {
         pieces.push({ kind: "char", lower: c.toLowerCase() });
+        // A code point of the pattern (an astral one is two units here).
+        if (!(c >= "\udc00" && c <= "\udfff")) length += REGEX_CHARS.has(c) ? 2 : 1;
         continue;
       }
       if (i + 1 >= text.length) throw pyError("ValueError", `stray % in format '${format}'`);
       const d = text[++i]!;
       if (d === "%") {
         pieces.push({ kind: "char", lower: "%" });
+        length += 1;
         continue;
       }
       if (REGEX_CHARS.has(d) || SPACE.test(d)) throw pyError("ValueError", `'%' is a bad directive in format '${format}'`);
@@ -148,21 +183,28 @@ function compile(format: string, zone: LocalZone, budget: Budget): Piece[] {
         add(COMPOSITE[d]!);
         continue;
       }
-      const known = NUMERIC[d] !== undefined || WORDS[d] !== undefined || d === "z" || d === "f" || d === "Z";
-      if (!known) throw pyError("ValueError", `'${cpAt(text, i)}' is a bad directive in format '${format}'`);
-      if (groups.includes(d)) {
-        throw pyError("ValueError", `redefinition of group name '${d}' as group ${groups.length + 1}; was group ${groups.indexOf(d) + 1}`);
-      }
-      groups.push(d);
-      if (NUMERIC[d] !== undefined) pieces.push({ kind: "alts", group: d, alts: NUMERIC[d]! });
-      else if (WORDS[d] !== undefined) pieces.push({ kind: "words", group: d, words: WORDS[d]! });
-      else if (d === "Z") {
+      if (NUMERIC[d] !== undefined) {
+        group(d, NUMERIC_SOURCE[d]!.length);
+        pieces.push({ kind: "alts", group: d, alts: NUMERIC[d]! });
+      } else if (WORDS[d] !== undefined) {
+        group(d, WORDS[d]!.reduce((n, w) => n + escapedLength(w), WORDS[d]!.length - 1));
+        pieces.push({ kind: "words", group: d, words: WORDS[d]! });
+      } else if (d === "Z") {
         const [noSaving, saving] = zoneNames(zone);
-        pieces.push({ kind: "words", group: d, words: byLength([...noSaving, ...saving]) });
-      } else pieces.push({ kind: d as "z" | "f", group: d });
+        const words = byLength([...noSaving, ...saving]);
+        group(d, words.reduce((n, w) => n + escapedLength(w), words.length - 1));
+        pieces.push({ kind: "words", group: d, words });
+      } else if (d === "f") {
+        group(d, F_PATTERN.length);
+        pieces.push({ kind: "f", group: d });
+      } else if (d === "z") {
+        group(d, Z_PATTERN.length, 2);
+        pieces.push({ kind: "z", group: d });
+      } else throw pyError("ValueError", `'${cpAt(text, i)}' is a bad directive in format '${format}'`);
     }
   };
   add(format);
+  if (duplicate !== null) throw new PyException(RE_ERROR, [duplicate]);
   return pieces;
 }
 

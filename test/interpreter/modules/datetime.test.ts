@@ -162,3 +162,62 @@ describe("nothing of JavaScript shows through", () => {
     expect(proto.error?.type).toBe("AttributeError");
   });
 });
+
+describe("random values agree with CPython", () => {
+  /** A fixed-seed generator (xorshift), so the programs are the same on every run. */
+  function random(seed: number): (n: number) => number {
+    let s = seed >>> 0;
+    return (n) => {
+      s ^= s << 13;
+      s ^= s >>> 17;
+      s ^= s << 5;
+      return (s >>> 0) % n;
+    };
+  }
+  const r = random(20240517);
+  const pick = <T,>(xs: readonly T[]) => xs[r(xs.length)]!;
+  const dt = () => {
+    const year = pick([1, 2, 99, 1582, 1900, 1969, 1970, 2000, 2024, 2038, 9998, 9999, 1 + r(9999)]);
+    const month = 1 + r(12);
+    const day = 1 + r(month === 2 ? 28 : 30);
+    const tz = pick(["None", "timezone.utc", `timezone(timedelta(minutes=${r(2879) - 1439}))`, `timezone(timedelta(hours=${r(47) - 23}, seconds=${r(60)}), 'Z${r(9)}')`]);
+    return `datetime(${year}, ${month}, ${day}, ${r(24)}, ${r(60)}, ${r(60)}, ${pick([0, 0, r(1000000), 999999, 500000])}, tzinfo=${tz}, fold=${r(2)})`;
+  };
+  const td = () => pick([`timedelta(${r(2000) - 1000}, ${r(200000) - 100000}, ${r(3000000) - 1500000})`, `timedelta(seconds=${(r(2000000) - 1000000) / 1000})`, `timedelta(hours=${r(100) / 7})`, `timedelta(weeks=${r(10)}, milliseconds=${r(100000) / 3})`]);
+  const fmt = () => Array.from({ length: 1 + r(6) }, () => `%${pick(["", "", "", "-", "_", "0", "^", "#", "3", "-4"])}${pick([..."aAbBcCdDeFgGhHIjklmMnpPrRStTuUVwWxXyYzZf%"])}`).join(pick([" ", "-", "/", ":", ""]));
+
+  const parseable = () => Array.from({ length: 1 + r(5) }, () => `%${pick([..."aAbBcdHIjmMpSUwWyYzfGVuxX%"])}`).join(pick([" ", "-", "", "T", ", "]));
+  const lines: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    lines.push(`a = ${dt()}; b = ${dt()}; d = ${td()}`);
+    lines.push(`out(lambda: a); out(lambda: str(a)); out(lambda: a.isoformat(timespec='${pick(["auto", "hours", "minutes", "seconds", "milliseconds", "microseconds"])}'))`);
+    lines.push(`out(lambda: a + d); out(lambda: a - d); out(lambda: a - b); out(lambda: a < b); out(lambda: a == b); out(lambda: hash(a) == hash(b))`);
+    lines.push(`out(lambda: a.toordinal()); out(lambda: a.isocalendar()); out(lambda: a.timetuple()); out(lambda: a.utctimetuple()); out(lambda: a.ctime())`);
+    lines.push(`out(lambda: a.strftime(${JSON.stringify(fmt())})); out(lambda: a.date().strftime(${JSON.stringify(fmt())})); out(lambda: a.timetz().strftime(${JSON.stringify(fmt())}))`);
+    lines.push(`out(lambda: a.timestamp()); out(lambda: datetime.fromtimestamp(round(a.timestamp(), 3), timezone.utc) if a.tzinfo else None); out(lambda: a.astimezone(timezone(timedelta(hours=${r(47) - 23}))))`);
+    const p = JSON.stringify(parseable());
+    lines.push(`out(lambda: datetime.strptime(a.strftime(${p}), ${p})); out(lambda: time_module.strptime(a.strftime(${p}), ${p}))`);
+    lines.push(`out(lambda: datetime.fromisoformat(a.isoformat())); out(lambda: datetime.strptime(a.strftime('%Y-%m-%d %H:%M:%S.%f'), '%Y-%m-%d %H:%M:%S.%f'))`);
+    lines.push(`out(lambda: d); out(lambda: str(d)); out(lambda: d * ${pick(["2", "-3", "0.5", "1.0/3", "1e-3", "True"])}); out(lambda: d / ${pick(["2", "7", "0.25", "timedelta(hours=1)", "3.5"])}); out(lambda: d // ${pick(["3", "timedelta(minutes=7)", "-2"])}); out(lambda: divmod(d, timedelta(seconds=${1 + r(100000)}))); out(lambda: d.total_seconds())`);
+  }
+  const program = `${HEADER}import time as time_module
+def out(f):
+    try:
+        print(repr(f()))
+    except Exception as e:
+        print(repr(e))
+${lines.join("\n")}
+`;
+  const [theirs] = cpython([program]);
+
+  it("200 random datetimes and timedeltas, 40 operations each", async () => {
+    const ours = await execute(program, { limits: { max_steps: 50_000_000, max_log_bytes: 10_000_000, max_source_bytes: 1_000_000 } });
+    expect(ours.error).toBeNull();
+    expect(theirs!.error).toBeNull();
+    const a = ours.stdout.split("\n");
+    const b = theirs!.stdout.split("\n");
+    const diffs = b.map((line, i) => [line, a[i]]).filter(([x, y]) => x !== y);
+    expect(diffs.slice(0, 10)).toEqual([]);
+    expect(a.length).toBe(b.length);
+  });
+});
