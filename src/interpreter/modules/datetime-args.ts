@@ -109,6 +109,11 @@ export function requireDate(year: number, month: number, day: number): void {
   if (problem !== null) throw pyError("ValueError", problem);
 }
 
+/** gmtime and localtime fail when the year does not fit struct tm (an int counting from 1900). */
+export function checkTmYear(year: number): void {
+  if (year - 1900 > 2147483647 || year - 1900 < -2147483648) throw pyError("OSError", "[Errno 75] Value too large for defined data type");
+}
+
 /** check_time_args: each field in its range, in CPython's order and words. */
 export function requireTime(hour: number, minute: number, second: number, microsecond: number, fold: number): void {
   if (hour < 0 || hour > 23) throw pyError("ValueError", "hour must be in 0..23");

@@ -8,7 +8,7 @@ import { PyBuiltin } from "../objects.js";
 import { strRepr } from "../repr.js";
 import { type Value } from "../values.js";
 import { dayOfYear, isoCalendar, isoToOrdinal, MAXORDINAL, ordToYmd, weekdayOf, ymdToOrd } from "./calendar.js";
-import { cInt, floorSeconds, parseArgs, requireDate, strArgument } from "./datetime-args.js";
+import { cInt, checkTmYear, floorSeconds, parseArgs, requireDate, strArgument } from "./datetime-args.js";
 import { Delta, ordered } from "./datetime-delta.js";
 import { ctime, isoDate, parseIsoDate, wrapStrftime } from "./datetime-text.js";
 import { hostZone, LOCAL_STEPS, localFields, wallMicros } from "./host-time.js";
@@ -181,6 +181,7 @@ DATE.methods.set("replace", (_ctx, self: DateValue, args, kwargs) => {
 /** The local date of a timestamp (date.fromtimestamp, date.today). */
 function localDate(seconds: number): DateValue {
   const f = localFields(seconds);
+  checkTmYear(f.year);
   requireDate(f.year, f.month, f.day);
   return new DateValue(f.year, f.month, f.day);
 }
@@ -215,28 +216,25 @@ export function isoArgument(args: Value[], kwargs: Map<string, Value> | null, qu
   return text;
 }
 
-{
-  const set = (name: string, f: NativeFn) => classMethod(DATE, name, f);
-  set("today", (ctx, args) => {
-    if (args.length) throw pyError("TypeError", `date.today() takes no arguments (${args.length} given)`);
-    ctx.budget.step(LOCAL_STEPS);
-    return localDate(Math.floor(wallMicros() / 1e6));
-  });
-  set("fromtimestamp", (ctx, args, kwargs) => {
-    if (kwargs && kwargs.size) throw pyError("TypeError", "date.fromtimestamp() takes no keyword arguments");
-    if (args.length !== 1) throw pyError("TypeError", `date.fromtimestamp() takes exactly one argument (${args.length} given)`);
-    ctx.budget.step(LOCAL_STEPS);
-    return localDate(floorSeconds(args[0]!));
-  });
-  set("fromordinal", (_ctx, args, kwargs) => new DateValue(...fieldsOfOrdinal(args, kwargs)));
-  set("fromisocalendar", (_ctx, args, kwargs) => new DateValue(...fieldsOfIsoCalendar(args, kwargs)));
-  set("fromisoformat", (ctx, args, kwargs) => {
-    const text = isoArgument(args, kwargs, "date.fromisoformat");
-    const [y, m, d] = parseIsoDate(text, isoWeekDate, strRepr, ctx.budget);
-    requireDate(y, m, d);
-    return new DateValue(y, m, d);
-  });
-}
+classMethod(DATE, "today", (ctx, args) => {
+  if (args.length) throw pyError("TypeError", `date.today() takes no arguments (${args.length} given)`);
+  ctx.budget.step(LOCAL_STEPS);
+  return localDate(Math.floor(wallMicros() / 1e6));
+});
+classMethod(DATE, "fromtimestamp", (ctx, args, kwargs) => {
+  if (kwargs && kwargs.size) throw pyError("TypeError", "date.fromtimestamp() takes no keyword arguments");
+  if (args.length !== 1) throw pyError("TypeError", `date.fromtimestamp() takes exactly one argument (${args.length} given)`);
+  ctx.budget.step(LOCAL_STEPS);
+  return localDate(floorSeconds(args[0]!));
+});
+classMethod(DATE, "fromordinal", (_ctx, args, kwargs) => new DateValue(...fieldsOfOrdinal(args, kwargs)));
+classMethod(DATE, "fromisocalendar", (_ctx, args, kwargs) => new DateValue(...fieldsOfIsoCalendar(args, kwargs)));
+classMethod(DATE, "fromisoformat", (ctx, args, kwargs) => {
+  const text = isoArgument(args, kwargs, "date.fromisoformat");
+  const [y, m, d] = parseIsoDate(text, isoWeekDate, strRepr, ctx.budget);
+  requireDate(y, m, d);
+  return new DateValue(y, m, d);
+});
 
 DATE.attrs.set("min", new DateValue(1, 1, 1));
 DATE.attrs.set("max", new DateValue(9999, 12, 31));

@@ -10,7 +10,7 @@ import { ratioToFloat } from "../ops.js";
 import { strRepr } from "../repr.js";
 import { PyFloat, typeName, type Value } from "../values.js";
 import { dayOfYear, EPOCH_ORDINAL, fieldsOfSeconds, MAXORDINAL, ordToYmd, weekdayOf } from "./calendar.js";
-import { cInt, parseArgs, requireDate, requireTime, secondsAndMicros, strArgument } from "./datetime-args.js";
+import { cInt, checkTmYear, parseArgs, requireDate, requireTime, secondsAndMicros, strArgument } from "./datetime-args.js";
 import { classMethod, DATE, DateValue, fieldsOfIsoCalendar, fieldsOfOrdinal, isoArgument, isoWeekDate, noArgs } from "./datetime-date.js";
 import { Delta, deltaOf, ordered } from "./datetime-delta.js";
 import { ctime, isoDate, isoTime, parseIsoDateTime, wrapStrftime } from "./datetime-text.js";
@@ -215,11 +215,6 @@ function localDateTime(seconds: number, micro: number): DateTimeValue {
   checkTmYear(f.year);
   requireDate(f.year, f.month, f.day);
   return new DateTimeValue(f.year, f.month, f.day, f.hour, f.minute, f.second, micro, null, localFold(seconds));
-}
-
-/** gmtime and localtime fail when the year does not fit a C int (struct tm counts years from 1900). */
-function checkTmYear(year: number): void {
-  if (year - 1900 > 2147483647 || year - 1900 < -2147483648) throw pyError("OSError", "[Errno 75] Value too large for defined data type");
 }
 
 /** A moment from its timestamp, in local time (tz None) or converted to `tz`. */

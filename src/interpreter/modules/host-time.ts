@@ -11,7 +11,7 @@ import { type CalendarFields, fieldsOfSeconds, MAXYEAR, MINYEAR, secondsOfFields
  */
 export const LOCAL_STEPS = 20;
 
-/** Microseconds since the epoch, by the host's wall clock (Date.now() has milliseconds; the monotonic clock adds the rest). */
+/** Microseconds since the epoch, by the host's wall clock. */
 export function wallMicros(): number {
   // performance's clock has microseconds but does not follow adjustments of the wall clock;
   // Date.now() does (to the millisecond). The first is read, moved to the second whenever they
@@ -40,14 +40,12 @@ export function processNanos(): bigint {
 /** JS Dates reach ±8.64e15 ms; the offset of a moment beyond is the offset at that edge. */
 const DATE_LIMIT_SECONDS = 8.64e12;
 
-function dateAt(seconds: number): Date {
-  return new Date(Math.max(-DATE_LIMIT_SECONDS, Math.min(DATE_LIMIT_SECONDS, seconds)) * 1000);
-}
+const clamp = (seconds: number) => Math.max(-DATE_LIMIT_SECONDS, Math.min(DATE_LIMIT_SECONDS, seconds));
 
 /** Seconds east of UTC of local time at `seconds` since the epoch (an integer). */
 export function localOffset(seconds: number): number {
-  const clamped = Math.max(-DATE_LIMIT_SECONDS, Math.min(DATE_LIMIT_SECONDS, seconds));
-  const d = dateAt(clamped);
+  const clamped = clamp(seconds);
+  const d = new Date(clamped * 1000);
   const local = secondsOfFields(d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds());
   return local - clamped;
 }
@@ -73,10 +71,6 @@ class ZoneMemo {
 
 let memo = new ZoneMemo(process.env.TZ);
 
-function zoneMemo(): ZoneMemo {
-  return memo;
-}
-
 /** Forgets what is known of the local zone if TZ changed (read as time and datetime are imported: reading it costs a microsecond). */
 export function refreshZone(): void {
   const tz = process.env.TZ;
@@ -85,13 +79,13 @@ export function refreshZone(): void {
 
 /** The local zone's abbreviation at `seconds` (as the JS engine names it: `UTC`, `EST`, `GMT+1`). */
 export function localZoneName(seconds: number): string {
-  const m = zoneMemo();
+  const m = memo;
   // One name per offset and DST flag: what the abbreviation depends on, in every zone but a few
   // historical ones.
   const key = `${localOffset(seconds)}/${localIsDst(seconds)}`;
   let name = m.names.get(key);
   if (name === undefined) {
-    name = m.format.formatToParts(dateAt(seconds)).find((p) => p.type === "timeZoneName")?.value ?? "UTC";
+    name = m.format.formatToParts(new Date(clamp(seconds) * 1000)).find((p) => p.type === "timeZoneName")?.value ?? "UTC";
     if (m.names.size >= 256) m.names.clear();
     m.names.set(key, name);
   }
@@ -100,7 +94,7 @@ export function localZoneName(seconds: number): string {
 
 /** The standard (least) offset of the year that `seconds` falls in, locally. */
 function standardOffset(year: number): number {
-  const m = zoneMemo();
+  const m = memo;
   let off = m.standard.get(year);
   if (off === undefined) {
     off = Math.min(localOffset(secondsOfFields(year, 1, 1, 0, 0, 0)), localOffset(secondsOfFields(year, 7, 1, 0, 0, 0)));
@@ -126,8 +120,7 @@ export interface LocalFields extends CalendarFields {
 /** localtime(): the local fields at `seconds` since the epoch (an integer). */
 export function localFields(seconds: number): LocalFields {
   const gmtoff = localOffset(seconds);
-  const fields = fieldsOfSeconds(seconds + gmtoff);
-  const f = fields;
+  const f = fieldsOfSeconds(seconds + gmtoff);
   const isdst = gmtoff === standardOffset(f.year) ? 0 : 1;
   return { year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second, weekday: f.weekday, yday: f.yday, gmtoff, zone: localZoneName(seconds), isdst };
 }
@@ -186,14 +179,14 @@ export interface HostZone {
   timezone: number;
   altzone: number;
   daylight: number;
-  tzname: [string, string];
+  tzname: readonly [string, string];
 }
 
 /** time.timezone, time.altzone, time.daylight and time.tzname, as CPython computes them at import. */
 export function hostZone(): HostZone {
   const year = (365 * 24 + 6) * 3600;
   const bucket = Math.floor(Date.now() / 1000 / year);
-  const m = zoneMemo();
+  const m = memo;
   if (m.constants?.year === bucket) return m.constants.value;
   const jan = bucket * year;
   const jul = jan + year / 2;

@@ -5,7 +5,7 @@ import { pyError } from "../errors.js";
 import type { NativeContext, NativeFn } from "../native.js";
 import { normInt, PyFloat, PyTuple, typeName, type Value } from "../values.js";
 import { DAY_NAMES, daysFromEpoch, fieldsOfSeconds, MONTH_NAMES } from "./calendar.js";
-import { cInt, floorSeconds, strArgument } from "./datetime-args.js";
+import { cInt, checkTmYear, floorSeconds, strArgument } from "./datetime-args.js";
 import { hostZone, LOCAL_STEPS, localFields, localToSeconds, monotonicNanos, processNanos, refreshZone, wallMicros } from "./host-time.js";
 import { makeTm, strftime, type Tm } from "./strftime.js";
 import { strptime } from "./strptime.js";
@@ -36,11 +36,6 @@ const seconds = (ns: bigint) => new PyFloat(Number(ns) / 1e9);
 function secondsOrNow(v: Value | undefined): number {
   if (v === undefined || v === null) return Math.floor(wallMicros() / 1e6);
   return floorSeconds(v);
-}
-
-/** gmtime and localtime fail when the year does not fit struct tm (an int counting from 1900). */
-function checkTmYear(year: number): void {
-  if (year - 1900 > 2147483647 || year - 1900 < -2147483648) throw pyError("OSError", "[Errno 75] Value too large for defined data type");
 }
 
 function gmTm(t: number): Tm {

@@ -64,6 +64,8 @@ export const EXPRESSIONS: Record<string, string[]> = {
     "date.fromtimestamp('x')",
     "date.fromtimestamp(float('nan'))",
     "date.fromtimestamp(1e20)",
+    "date.fromtimestamp(1e17)",
+    "date.fromtimestamp(1e13)",
   ],
   "date constructor": [
     "date()",
