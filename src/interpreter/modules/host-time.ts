@@ -15,16 +15,26 @@ export const LOCAL_STEPS = 20;
 export function wallMicros(): number {
   // performance's clock has microseconds but does not follow adjustments of the wall clock;
   // Date.now() does (to the millisecond). The first is read, moved to the second whenever they
-  // part by a millisecond or more: readings go backwards only when the host's clock does.
+  // part by a millisecond or more.
   const precise = performance.timeOrigin + performance.now() + drift;
   const ms = Date.now();
-  if (Math.abs(precise - ms) < 1) return Math.floor(precise * 1000);
-  drift += ms - precise;
-  return ms * 1000;
+  let us: number;
+  if (Math.abs(precise - ms) < 1) us = Math.floor(precise * 1000);
+  else {
+    drift += ms - precise;
+    us = ms * 1000;
+  }
+  // Two clocks read a preemption apart disagree by milliseconds: that is no reason to step back
+  // (a real adjustment of the host's clock, of a second or more, is followed).
+  if (us < lastWall && lastWall - us < 1e6) us = lastWall;
+  lastWall = us;
+  return us;
 }
 
 /** What was added to performance's clock to follow the wall clock (ms). */
 let drift = 0;
+/** The last reading of wallMicros(). */
+let lastWall = 0;
 
 /** Nanoseconds of a monotonic clock with an arbitrary origin. */
 export function monotonicNanos(): bigint {
