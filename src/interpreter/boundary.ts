@@ -3,6 +3,7 @@
 // ints) and cycles are refused, so a script cannot make the host serialize something unbounded.
 import type { Budget, Limits } from "./budget.js";
 import { pyError, ResourceLimitError } from "./errors.js";
+import { PyInstance } from "./instance.js";
 import { floatRepr, str } from "./repr.js";
 import { Tensor } from "./tensor.js";
 import { PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, typeName, type Value } from "./values.js";
@@ -48,6 +49,11 @@ function checkIntSize(v: bigint, what: string): void {
 
 function keyString(k: Value): string {
   if (typeof k === "string") return k;
+  // A date key goes out as its ISO text, as the date itself would.
+  if (k instanceof PyInstance && k.pyJson) {
+    const json = k.pyJson();
+    if (typeof json === "string") return json;
+  }
   if (typeof k === "number" || typeof k === "bigint") return String(k);
   if (typeof k === "boolean") return k ? "true" : "false";
   if (k === null) return "null";
@@ -109,6 +115,10 @@ export function toPlain(v: Value, limits: Limits, what: string, strict: boolean)
       }
       meter.leave(x);
       return out;
+    }
+    if (x instanceof PyInstance && x.pyJson) {
+      // A module's type that has a JSON form (a datetime's ISO text, a named tuple's array).
+      return convert(x.pyJson(), depth);
     }
     if (x instanceof Tensor && x.wire !== null) {
       // A tensor a tool returned goes on as the payload it came as (to another tool, or out).

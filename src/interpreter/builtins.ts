@@ -4,7 +4,7 @@
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
-import { classOf, PyInstance } from "./instance.js";
+import { classOf, instanceBinary, NOT_HANDLED, PyInstance } from "./instance.js";
 import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
@@ -548,6 +548,7 @@ function absValue(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Val
   }
   if (typeof v === "boolean") return v ? 1 : 0;
   if (v instanceof PyFloat) return new PyFloat(Math.abs(v.v));
+  if (v instanceof PyInstance && v.pyAbs) return v.pyAbs(ctx.budget);
   throw pyError("TypeError", `bad operand type for abs(): '${typeName(v)}'`);
 }
 
@@ -837,6 +838,10 @@ function divmod(ctx: NativeContext, args: Value[]): Value {
   if (args.length !== 2) throw pyError("TypeError", `divmod expected 2 arguments, got ${args.length}`);
   const [a, b] = args as [Value, Value];
   const numeric = (v: Value) => typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" || v instanceof PyFloat;
+  if (classOf(a) !== null || classOf(b) !== null) {
+    const r = instanceBinary("divmod", a, b, ctx.budget);
+    if (r !== NOT_HANDLED) return r;
+  }
   if (!numeric(a) || !numeric(b)) throw pyError("TypeError", `unsupported operand type(s) for divmod(): '${typeName(a)}' and '${typeName(b)}'`);
   if ((a instanceof PyFloat || b instanceof PyFloat) && (b === 0 || b === 0n || b === false || (b instanceof PyFloat && b.v === 0))) {
     throw pyError("ZeroDivisionError", "float divmod()");

@@ -7,6 +7,7 @@
 // Every output is paid for before it is built: a width or a precision of a billion fails with a
 // ResourceLimitError at once instead of allocating a gigabyte.
 import { EXC, PyException, pyError } from "./errors.js";
+import { PyInstance } from "./instance.js";
 import type { Kwargs, NativeContext } from "./native.js";
 import { ascii, floatRepr, repr, str, textCharge } from "./repr.js";
 import { intBits, radixSteps } from "./bigint-cost.js";
@@ -65,6 +66,7 @@ export class FormatSpec {
       if (text === "") return charged(ctx, str(value));
       return formatFloatSpec(ctx, value.v, (this.float ??= readSpec(text, value, "", ">")), "float");
     }
+    if (value instanceof PyInstance && value.pyFormat) return value.pyFormat(ctx, text);
     if (text === "") return str(value, textCharge(ctx.budget, 0));
     throw pyError("TypeError", `unsupported format string passed to ${typeName(value)}.__format__`);
   }

@@ -16,7 +16,8 @@ import { type HashKey, objectKey, PyDict, PyObject, PyTuple, type Value } from "
 export const NOT_HANDLED: unique symbol = Symbol("not handled");
 export type NotHandled = typeof NOT_HANDLED;
 
-export type Operator = "+" | "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@";
+/** A binary operator, or `divmod` (the builtin, which CPython gives its own `__divmod__`). */
+export type Operator = "+" | "-" | "*" | "/" | "//" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | "@" | "divmod";
 export type Ordering = "<" | "<=" | ">" | ">=";
 
 /** The hooks shared by instances and dict subclasses. */
@@ -74,6 +75,15 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
   pyEquals?(other: Value): boolean;
   pyInplace?(op: Operator, other: Value, budget: Budget): Value | NotHandled;
   pyUnary?(op: "-" | "+" | "~", budget: Budget): Value;
+  /** `abs(x)`; absent: TypeError. */
+  pyAbs?(budget: Budget): Value;
+  /** `format(x, spec)` and f-string fields (`__format__`); absent: str() for '', else TypeError. */
+  pyFormat?(ctx: NativeContext, spec: string): string;
+  /**
+   * What crosses the JSON boundary (a tool argument, the result) in its place: a datetime's
+   * isoformat() text, a named tuple's tuple. Absent: refused as an argument, str() as a result.
+   */
+  pyJson?(): Value;
 
   /** `bool(x)`; absent: true. */
   pyBool?(): boolean;

@@ -426,8 +426,9 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
   if (classOf(a) !== null || classOf(b) !== null) {
     // A module-defined type (instance.ts) first, as its __op__/__rop__ would be.
     const r = instanceBinary(op as Operator, a, b, budget);
+    // Unhandled: on to the built-in types' own operations and errors (`"%s" % value` formats
+    // it; `[1] + value` is list's TypeError), none of which reaches into the instance.
     if (r !== NOT_HANDLED) return r;
-    if (a instanceof PyInstance || b instanceof PyInstance) throw unsupported(op, a, b);
   }
   if (typeof a === "string") {
     if (op === "+" && typeof b === "string") {

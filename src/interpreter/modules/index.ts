@@ -7,6 +7,7 @@ import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
 import { BISECT_MODULE } from "./bisect.js";
 import { COLLECTIONS_MODULE } from "./collections.js";
+import { datetimeModule } from "./datetime.js";
 import { FUNCTOOLS_MODULE } from "./functools.js";
 import { HEAPQ_MODULE } from "./heapq.js";
 import { ITERTOOLS_MODULE } from "./itertools.js";
@@ -15,6 +16,7 @@ import { MATH_MODULE } from "./math.js";
 import { OPERATOR_MODULE } from "./operator.js";
 import { randomModule } from "./random.js";
 import { STATISTICS_MODULE } from "./statistics.js";
+import { timeModule } from "./time.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -28,6 +30,7 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
   ["bisect", () => moduleFrom("bisect", BISECT_MODULE)],
   ["collections", () => moduleFrom("collections", COLLECTIONS_MODULE)],
+  ["datetime", () => moduleFrom("datetime", datetimeModule())],
   ["functools", () => moduleFrom("functools", FUNCTOOLS_MODULE)],
   ["heapq", () => moduleFrom("heapq", HEAPQ_MODULE)],
   ["itertools", () => moduleFrom("itertools", ITERTOOLS_MODULE)],
@@ -36,4 +39,5 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["operator", () => moduleFrom("operator", OPERATOR_MODULE)],
   ["random", randomModule],
   ["statistics", () => moduleFrom("statistics", STATISTICS_MODULE)],
+  ["time", () => moduleFrom("time", timeModule())],
 ]);

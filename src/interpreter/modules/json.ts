@@ -7,6 +7,7 @@
 // checked against max_memory_bytes (two bytes a character) before it is joined.
 import { EXC, PyException, pyError } from "../errors.js";
 import type { Kwargs, NativeContext, NativeFn } from "../native.js";
+import { PyInstance } from "../instance.js";
 import { compare } from "../ops.js";
 import { floatRepr } from "../repr.js";
 import { toCpIndex } from "../strings.js";
@@ -303,7 +304,7 @@ class Encoder {
     // something serializable; the original stays marked meanwhile, so a default that returns
     // its argument is caught as a cycle.
     this.enter(v, true);
-    if (this.o.default === null) throw pyError("TypeError", `Object of type ${typeName(v)} is not JSON serializable`);
+    if (this.o.default === null) throw pyError("TypeError", `Object of type ${v instanceof PyInstance ? v.cls.name : typeName(v)} is not JSON serializable`);
     const replacement = this.ctx.call(this.o.default, [v]);
     this.stack.push({ kind: "default", marker: v });
     this.value(replacement);
