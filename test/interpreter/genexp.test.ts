@@ -33,6 +33,13 @@ print(list(g))`,
     return v
 print(sorted(p(x) for x in [3, 1, 2]), min(p(x) for x in [2, 0, 1]), sum(p(x) for x in range(3)))
 print("-".join(p(c) for c in "ab"), list(enumerate(p(c) for c in "xy")), dict((p(k), k) for k in "ab"))`,
+    `def key(v):
+    print("key", v)
+    return -v
+def p(v):
+    print("item", v)
+    return v
+print(max((p(x) for x in [1, 3, 2]), key=key), min((p(x) for x in [1, 3, 2]), key=key))`,
   ],
   "consumers stop where CPython's stop": [
     `def f(x):
@@ -164,6 +171,7 @@ next(g)`,
     `print("".join(x for x in ["a", 1]))`,
     `print(min(x for x in []))`,
     `print(list(zip((x for x in range(2)), (x for x in range(3)), strict=True)))`,
+    `print(list(zip((x for x in range(3)), (x for x in range(3)), (x for x in range(4)), strict=True)))`,
     `d = {1: 1}
 g = (k for k in d)
 d[2] = 2
@@ -288,13 +296,36 @@ async function withTools(source: string): Promise<{ transcript: string; result: 
 }
 
 const TOOL_SNIPPETS = [
+  `print(any(srv.check(x=x) for x in range(10)))`,
+  `print(all(not srv.check(x=x) for x in range(10)))`,
+  `print(sum(srv.size(p=p) for p in ["a", "bb", "ccc"]))`,
   `for r in (srv.get(id=i) for i in range(5)):
     print("got", r)
     if r["id"] == 2:
         break`,
+  `g = (srv.get(id=i) for i in range(3))
+print("made")
+print(next(g))
+print("then")
+print(next(g), next((srv.get(id=i) for i in []), "none"))`,
+  `print(list(srv.get(id=i)["id"] for i in range(3)), sorted(srv.size(p=p) for p in ["aaa", "b"]), tuple(srv.size(p=p) for p in ["ab"]))`,
+  `print(",".join(str(srv.size(p=p)) for p in ["aaa", "b"]), max(srv.size(p=p) for p in ["aaa", "b"]), min((srv.size(p=p) for p in []), default=9))`,
+  `print(list(enumerate(srv.get(id=i)["id"] for i in range(2))), list(zip("ab", (srv.size(p=p) for p in ["x", "yy", "zzz"]))))`,
+  `print(dict((p, srv.size(p=p)) for p in ["a", "bb"]), set(srv.size(p=p) for p in ["a", "b"]))`,
   `a, b = (srv.size(p=p) for p in ["a", "bb"])
 print(a, b, 2 in (srv.size(p=p) for p in ["a", "bb", "ccc"]), 5 not in (srv.size(p=p) for p in ["a"]))`,
   `print([x for x in (srv.size(p=p) for p in ["a", "bb"]) if x > 1])`,
+  `print(list(srv.size(p=p) for p in ["a", "bb", "ccc", "dddd"] if srv.check(x=len(p))))`,
+  `print(list(r["id"] for n in [1, 2] for r in (srv.get(id=n * 10 + i) for i in range(n))))`,
+  `print(list(map(lambda x: x * 2, (srv.size(p=p) for p in ["a", "bb"]))), list(filter(None, (srv.size(p=p) for p in ["", "bb"]))))`,
+  `def sizes(ps):
+    return (srv.size(p=p) for p in ps)
+g = sizes(["a", "bb"])
+print("later")
+print(sum(g))`,
+  `ids = [3, 1, 2]
+found = next((i for i in ids if srv.check(x=i)), None)
+print(found)`,
 ];
 
 describe("a tool call inside a generator expression happens when, and only if, CPython makes it", () => {
@@ -341,6 +372,18 @@ RESULT = list(g)`);
     expect(result.error).toBeNull();
     expect(result.result).toEqual([]);
   });
+
+  it("raises ValueError when a second task asks a generator for an item while it waits for a tool", async () => {
+    const { result } = await withTools(`import asyncio
+g = (srv.get(id=i) for i in range(3))
+async def take():
+    return next(g)
+async def main():
+    return await asyncio.gather(take(), take())
+RESULT = asyncio.run(main())`);
+    expect(result.error?.type).toBe("ValueError");
+    expect(result.error?.message).toBe("generator already executing");
+  });
 });
 
 // ---------------------------------------------------------------- budgets and laziness
@@ -363,6 +406,12 @@ describe("a lazy generator costs what its consumer takes", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
+  it("keeps no list: summing 100k items charges no memory per item", async () => {
+    const r = await execute("RESULT = sum(x for x in range(100000))");
+    expect(r.result).toBe(4999950000);
+    expect(r.stats.memory_bytes).toBeLessThan(1000);
+  });
+
   it("charges a step per item, as CPython's work grows", async () => {
     const steps = async (n: number) => (await execute(`RESULT = sum(x for x in range(${n}))`)).stats.steps;
     const [small, large] = [await steps(1000), await steps(11000)];
@@ -382,6 +431,18 @@ describe("a lazy generator costs what its consumer takes", () => {
     const r = await execute("RESULT = sum(x for x in range(10**9))");
     expect(r.error?.type).toBe("ResourceLimitError");
     expect(r.error?.message).toMatch(/max_steps/);
+  });
+
+  it("gives the event loop turns while a long generator is consumed", async () => {
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    try {
+      const r = await execute("RESULT = sum(x for x in range(400000))");
+      expect(r.error).toBeNull();
+    } finally {
+      clearInterval(timer);
+    }
+    expect(turns).toBeGreaterThan(0);
   });
 
   it("charges a kept generator for its frame", async () => {
