@@ -112,6 +112,16 @@ class GeneratorRun {
   /** The next item, DONE, or a Pending of one of them. */
   readonly step: Step = () => this.resume(null);
 
+  /** The next item or DONE, for a consumer that cannot wait: an item that must wait is refused. */
+  readonly next = (): Value | typeof DONE => {
+    const r = this.rt.synchronously(this.step);
+    if (!(r instanceof Pending)) return r;
+    // Nobody will take what the suspended step makes: the generator ends here, as after an error.
+    this.finish();
+    r.promise.catch(() => undefined);
+    throw pyError("RuntimeError", REFUSED);
+  };
+
   /** PyGenerator.drain. */
   drain(each: (item: Value) => boolean | void): undefined | Pending {
     let failure: { error: unknown } | null = null;
@@ -152,17 +162,7 @@ class GeneratorRun {
       );
     }
     return this.produced(r);
-  };
-
-  /** The next item or DONE, for a consumer that cannot wait: an item that must wait is refused. */
-  readonly next = (): Value | typeof DONE => {
-    const r = this.rt.synchronously(this.step);
-    if (!(r instanceof Pending)) return r;
-    // Nobody will take what the suspended step makes: the generator ends here, as after an error.
-    this.finish();
-    r.promise.catch(() => undefined);
-    throw pyError("RuntimeError", REFUSED);
-  };
+  }
 
   private produced(v: Value | typeof DONE): Value | typeof DONE {
     if (this.state === FINISHED) return DONE;
