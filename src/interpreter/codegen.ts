@@ -868,7 +868,7 @@ class Generator {
         const src = this.expr(e.generators[0]!.iter, scope);
         const make = this.delegate({ kind: "genexp", node: e, scope });
         const t = this.temp();
-        this.step(`${t} = ${make}(f, ${src});`);
+        this.step(`${this.where(e)} ${t} = ${make}(f, ${src});`);
         return t;
       }
       default:

@@ -1689,9 +1689,16 @@ class Compiler implements ClosureCompiler {
   private generatorExp(e: A.GeneratorExp, outer: Scope): Expr {
     const first = this.expr(e.generators[0]!.iter, outer);
     const make = this.generatorMaker(e, outer);
+    const { line, col } = e;
+    // A first iterable that is not iterable is reported at the expression's start, as CPython does.
+    const made = (f: Frame, src: Value): Value => {
+      f.line = line;
+      f.col = col;
+      return make(f, src);
+    };
     return (f) => {
       const src = first(f);
-      return isPending(src) ? src.then((v: Value) => make(f, v)) : make(f, src);
+      return isPending(src) ? src.then((v: Value) => made(f, v)) : made(f, src);
     };
   }
 

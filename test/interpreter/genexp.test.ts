@@ -243,6 +243,8 @@ const TRACEBACKS = [
   "g = (next(g) for _ in range(2))\nnext(g)",
   "def bad(x):\n    return 1 / x\nprint(max(bad(x) for x in [1, 0]))",
   "g = (x for x in [1])\nnext(g)\nnext(g)",
+  "x = [\n  1,\n  (y for y in 5)\n]",
+  "x = [1, (y for y in\n  5)]",
 ];
 
 describe("an exception inside a generator expression is reported where CPython reports it", () => {
