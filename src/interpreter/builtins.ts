@@ -8,7 +8,7 @@ import { after, DONE, HostCallable, HostObject, Pending, PyBoundMethod, PyBuilti
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { CLOSURE, entrySize, headerSize, ITERATOR, MAP_ENTRY } from "./sizes.js";
-import { collectItems, drainItems, forEachItem, mapItem, stepIterator, waitable, waits } from "./stepping.js";
+import { collectItems, cursors, drainItems, forEachItem, mapItem, stepIterator, waitable, waits } from "./stepping.js";
 import { cpLength } from "./strings.js";
 import { bitLength, divSteps, linearSteps, mulSteps, powSteps, radixSteps } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
@@ -72,20 +72,6 @@ function iterator(next: () => Value | typeof DONE, kind: string, closures: numbe
   let bytes = ITERATOR + CLOSURE * closures;
   for (const v of inputs) bytes += headerSize(v);
   return new PyIterator(next, kind, bytes, paid, step);
-}
-
-/**
- * The cursors of an iterator made over `inputs` (zip's, map's...): `make` turns the inputs'
- * cursors into its own, and keeps no state of its own (both results share what it reads).
- * `next` is made over the inputs' synchronous cursors, where no item waits, so it never returns a
- * Pending; `step`, made only when some input's items may wait, over their waiting ones.
- */
-function cursors(inputs: readonly Value[], make: (inputs: Step[]) => Step): { next: () => Value | typeof DONE; step: Step | null } {
-  const sync = inputs.map((v) => iterate(v));
-  const next = make(sync) as () => Value | typeof DONE;
-  if (!inputs.some(waits)) return { next, step: null };
-  // One position per input: the cursor of an input that never waits serves both.
-  return { next, step: make(inputs.map((v, i) => (waits(v) ? v.step! : sync[i]!))) };
 }
 
 // ------------------------------------------------------------------ conversions

@@ -17,8 +17,11 @@
 //   return waitable(after(drainItems(v, (item) => { total += ...; }), () => total));
 //
 // drainItems is for per-item work that runs no Python code; with a callback (a key function),
-// use forEachItem. An iterator made over others gets a `step` from their stepper()s when one of
-// them waits (builtins.ts `cursors`, for zip, map, filter and enumerate).
+// use forEachItem. An iterator made over others (enumerate, zip, map, filter in builtins.ts) makes
+// its cursors with `cursors`, which gives it a `step` when one of its inputs waits:
+//
+//   const { next, step } = cursors([iterable], ([input]) => () => mapItem(input!(), (v) => ...));
+//   return new PyIterator(next, "kind", bytes, false, step);
 import type { Budget } from "./budget.js";
 import { PyGenerator } from "./generator.js";
 import { DONE, Pending, PyIterator, type Step } from "./objects.js";
@@ -109,6 +112,21 @@ export function isNotIn(container: Value, item: Value, budget: Budget): boolean 
   if (!waits(container)) return !contains(container, item, budget);
   const r = containsItem(container, item, budget);
   return r instanceof Pending ? r.then((found: boolean) => !found) : !r;
+}
+
+/**
+ * The cursors of an iterator made over `inputs` (zip's, map's...): `make` turns the inputs'
+ * cursors into its own, and keeps no state of its own (both results share what it reads).
+ * `next` is made over the inputs' synchronous cursors, where no item waits, so it never returns a
+ * Pending; `step`, made only when some input's items may wait, over their waiting ones. Give
+ * both to the PyIterator.
+ */
+export function cursors(inputs: readonly Value[], make: (inputs: Step[]) => Step): { next: () => Value | typeof DONE; step: Step | null } {
+  const sync = inputs.map((v) => iterate(v));
+  const next = make(sync) as () => Value | typeof DONE;
+  if (!inputs.some(waits)) return { next, step: null };
+  // One position per input: the cursor of an input that never waits serves both.
+  return { next, step: make(inputs.map((v, i) => (waits(v) ? v.step! : sync[i]!))) };
 }
 
 /**
