@@ -5,15 +5,16 @@ import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
 import { classOf, instanceBinary, NOT_HANDLED, PyInstance } from "./instance.js";
-import { DONE, HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType } from "./objects.js";
+import { after, DONE, HostCallable, HostObject, Pending, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType, type Step } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
-import { CLOSURE, headerSize, ITERATOR, MAP_ENTRY } from "./sizes.js";
+import { CLOSURE, entrySize, headerSize, ITERATOR, MAP_ENTRY } from "./sizes.js";
+import { collectItems, cursors, drainItems, forEachItem, mapItem, stepIterator, waitable, waits } from "./stepping.js";
 import { cpLength } from "./strings.js";
 import { bitLength, divSteps, linearSteps, mulSteps, powSteps, radixSteps } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
 import { digitLimitError, digitsValue, MAX_STR_DIGITS } from "./int-text.js";
-import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
+import { dictFromKeys, reverseArg, sortValues, storePair, updateDict } from "./methods/containers.js";
 import { maketrans } from "./methods/str.js";
 import {
   EMPTY_TUPLE,
@@ -66,12 +67,12 @@ export const ABSENT_BUILTINS: ReadonlyMap<string, string> = new Map(Object.entri
 
 /**
  * For its size: `closures`, how many closures `next` reaches (its own, its inputs' cursors), and
- * the `inputs` it keeps alive.
+ * the `inputs` it keeps alive. `step`: its cursor able to wait, when an input's items may wait.
  */
-function iterator(next: () => Value | typeof DONE, kind: string, closures: number, inputs: readonly Value[], paid = false): PyIterator {
+function iterator(next: () => Value | typeof DONE, kind: string, closures: number, inputs: readonly Value[], paid = false, step: Step | null = null): PyIterator {
   let bytes = ITERATOR + CLOSURE * closures;
   for (const v of inputs) bytes += headerSize(v);
-  return new PyIterator(next, kind, bytes, paid);
+  return new PyIterator(next, kind, bytes, paid, step);
 }
 
 // ------------------------------------------------------------------ conversions
@@ -228,7 +229,8 @@ function toStr(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
 function toList(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("list", kwargs);
   if (args.length > 1) throw pyError("TypeError", `list expected at most 1 argument, got ${args.length}`);
-  // ctx.toList charges the items as it collects them.
+  // ctx.toList charges the items as it collects them; so does collectItems, waiting for each.
+  if (args.length && waits(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget), (items: Value[]) => new PyList(items)));
   const items = args.length ? ctx.toList(args[0]!) : [];
   return new PyList(items);
 }
@@ -238,6 +240,7 @@ function toTuple(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Valu
   if (args.length > 1) throw pyError("TypeError", `tuple expected at most 1 argument, got ${args.length}`);
   if (!args.length) return EMPTY_TUPLE;
   if (args[0] instanceof PyTuple && args[0].cls === null) return args[0];
+  if (waits(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget), (items: Value[]) => new PyTuple(items)));
   const items = ctx.toList(args[0]!);
   return new PyTuple(items);
 }
@@ -248,6 +251,16 @@ function toSet(frozen: boolean): NativeFn {
     noKwargs(name, kwargs);
     if (args.length > 1) throw pyError("TypeError", `${name} expected at most 1 argument, got ${args.length}`);
     const s = new PySet(frozen);
+    if (args.length && waits(args[0]!)) {
+      // Item by item, as CPython: an unhashable item stops it there.
+      const r = drainItems(args[0]!, (item) => {
+        ctx.budget.step(1);
+        hashOf(item, ctx.budget);
+        ctx.budget.alloc(entrySize(item, null));
+        s.add(item);
+      });
+      return waitable(after(r, () => s));
+    }
     if (args.length) {
       const items = ctx.toList(args[0]!);
       ctx.budget.alloc(MAP_ENTRY * items.length);
@@ -263,7 +276,18 @@ function toSet(frozen: boolean): NativeFn {
 function toDict(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   if (args.length > 1) throw pyError("TypeError", `dict expected at most 1 argument, got ${args.length}`);
   const d = new PyDict();
-  updateDict(ctx, d, args[0], kwargs, "dictionary");
+  const source = args[0];
+  if (source !== undefined && waits(source)) {
+    let i = 0;
+    const r = drainItems(source, (pair) => storePair(ctx, d, pair, i++, "dictionary"));
+    return waitable(
+      after(r, () => {
+        updateDict(ctx, d, undefined, kwargs, "dictionary");
+        return d;
+      }),
+    );
+  }
+  updateDict(ctx, d, source, kwargs, "dictionary");
   return d;
 }
 
@@ -412,6 +436,7 @@ function minMax(which: "min" | "max"): NativeFn {
       }
     }
     if (args.length === 0) throw pyError("TypeError", `${which} expected at least 1 argument, got 0`);
+    if (args.length === 1 && waits(args[0]!)) return waitable(minMaxWaiting(ctx, which, args[0]!, key, fallback));
     let items: Value[];
     if (args.length === 1) items = ctx.toList(args[0]!);
     else {
@@ -436,6 +461,30 @@ function minMax(which: "min" | "max"): NativeFn {
     }
     return best;
   };
+}
+
+/**
+ * min() or max() of an iterable whose items may wait: item by item, as CPython (each item's key
+ * is taken, and compared, before the next item is asked for).
+ */
+function minMaxWaiting(ctx: NativeContext, which: "min" | "max", iterable: Value, key: Value, fallback: Value | undefined): Value | Pending {
+  let best: Value | undefined;
+  let bestKey: Value = null;
+  // A key function is Python code, which must not run while the generator does.
+  const r = (key === null ? drainItems : forEachItem)(iterable, (item) => {
+    // What the collecting path charges: a step to take the item, one to compare it.
+    ctx.budget.step(2);
+    const k = key === null ? item : ctx.call(key, [item]);
+    if (best === undefined || compare(which === "min" ? "<" : ">", k, bestKey, ctx.budget)) {
+      best = item;
+      bestKey = k;
+    }
+  });
+  return after(r, () => {
+    if (best !== undefined) return best;
+    if (fallback !== undefined) return fallback;
+    throw pyError("ValueError", `${which}() arg is an empty sequence`);
+  });
 }
 
 function roundHalfEven(x: number): number {
@@ -530,6 +579,13 @@ function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   let total: Value = start ?? 0;
   if (typeof total === "string") throw pyError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
   if (total instanceof PyBytes) throw pyError("TypeError", "sum() can't sum bytes [use b''.join(seq) instead]");
+  if (waits(iterable!)) {
+    const r = drainItems(iterable!, (item) => {
+      ctx.budget.step(1);
+      total = binary("+", total, item, ctx.budget);
+    });
+    return waitable(after(r, () => total));
+  }
   for (const item of ctx.toList(iterable!)) {
     total = binary("+", total, item, ctx.budget);
   }
@@ -625,18 +681,17 @@ function radix(name: string, prefix: string, base: number): NativeFn {
 
 function enumerate(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   const [iterable, start] = bind("enumerate", { names: ["iterable", "start"], required: 1 }, args, kwargs);
-  const next = iterate(iterable!);
   // The count is an int: a bool start counts from 0 or 1, anything else is refused, as CPython does.
   let i: Value = start === undefined ? 0 : typeof start === "boolean" ? Number(start) : start;
   if (typeof i !== "number" && typeof i !== "bigint") throw pyError("TypeError", `'${typeName(i)}' object cannot be interpreted as an integer`);
-  return iterator(() => {
-    const v = next();
-    if (v === DONE) return DONE;
+  const pair = (v: Value): Value => {
     ctx.budget.step(1);
     const t = new PyTuple([i, v]);
     i = typeof i === "number" && i < Number.MAX_SAFE_INTEGER ? i + 1 : binary("+", i, 1, ctx.budget);
     return t;
-  }, "enumerate", 2, [iterable!]);
+  };
+  const { next, step } = cursors([iterable!], ([input]) => () => mapItem(input!(), pair));
+  return iterator(next, "enumerate", 2, [iterable!], false, step);
 }
 
 function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -647,59 +702,105 @@ function zip(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
       strict = truthy(v);
     }
   }
-  const cursors = args.map((a) => iterate(a));
-  if (cursors.length === 0) return iterator(() => DONE, "zip", 1, args);
+  if (args.length === 0) return iterator(() => DONE, "zip", 1, args);
   let finished = false;
   // Each row is collected here, then copied into a tuple of its exact size (an array grown by
   // push keeps room for 17 items: 152 bytes for a pair).
-  const row: Value[] = cursors.map(() => null);
-  return iterator(() => {
-    if (finished) return DONE;
-    for (let i = 0; i < cursors.length; i++) {
-      const v = cursors[i]!();
-      if (v === DONE) {
-        finished = true;
-        if (strict && (i > 0 || cursors.slice(1).some((c) => c() !== DONE))) {
-          throw pyError("ValueError", `zip() argument ${i > 0 ? i + 1 : 2} is ${i > 0 ? "shorter" : "longer"} than argument${i > 1 ? `s 1-${i}` : " 1"}`);
+  const row: Value[] = args.map(() => null);
+  const { next, step } = cursors(args, (inputs) => {
+    /** Fills the row from its `i`th item. */
+    const fill = (i: number): Value | typeof DONE | Pending => {
+      for (; i < inputs.length; i++) {
+        const v = inputs[i]!();
+        if (v === DONE) return ended(i);
+        if (v instanceof Pending) {
+          const k = i;
+          return v.then((x: Value | typeof DONE) => {
+            if (x === DONE) return ended(k);
+            row[k] = x;
+            return fill(k + 1);
+          });
+        }
+        row[i] = v;
+      }
+      ctx.budget.step(1);
+      return new PyTuple(row.slice());
+    };
+    /** Input `i` ran out first: with strict, the others must be exhausted too (CPython asks each in turn). */
+    const ended = (i: number): typeof DONE | Pending => {
+      finished = true;
+      if (!strict) return DONE;
+      if (i > 0) throw pyError("ValueError", `zip() argument ${i + 1} is shorter than argument${i > 1 ? `s 1-${i}` : " 1"}`);
+      const check = (j: number): typeof DONE | Pending => {
+        for (; j < inputs.length; j++) {
+          const v = inputs[j]!();
+          if (v instanceof Pending) {
+            const k = j;
+            return v.then((x: Value | typeof DONE) => (x === DONE ? check(k + 1) : longer(k)));
+          }
+          if (v !== DONE) return longer(j);
         }
         return DONE;
-      }
-      row[i] = v;
-    }
-    ctx.budget.step(1);
-    return new PyTuple(row.slice());
-  }, "zip", cursors.length + 2, args);
+      };
+      return check(1);
+    };
+    const longer = (j: number): never => {
+      throw pyError("ValueError", `zip() argument ${j + 1} is longer than argument${j > 1 ? `s 1-${j}` : " 1"}`);
+    };
+    return () => (finished ? DONE : fill(0));
+  });
+  return iterator(next, "zip", args.length + 2, args, false, step);
 }
 
 function map(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("map", kwargs);
   if (args.length < 2) throw pyError("TypeError", "map() must have at least two arguments.");
   const fn = args[0]!;
-  const cursors = args.slice(1).map((a) => iterate(a));
-  return iterator(() => {
-    const row: Value[] = [];
-    for (const c of cursors) {
-      const v = c();
-      if (v === DONE) return DONE;
-      row.push(v);
-    }
-    ctx.budget.step(1);
-    return ctx.call(fn, row);
-  }, "map", cursors.length + 2, args.slice(1));
+  const sources = args.slice(1);
+  const { next, step } = cursors(sources, (inputs) => {
+    /** Adds the items from the `i`th input to `row`, then calls the function on them. */
+    const fill = (row: Value[], i: number): Value | typeof DONE | Pending => {
+      for (; i < inputs.length; i++) {
+        const v = inputs[i]!();
+        if (v === DONE) return DONE;
+        if (v instanceof Pending) {
+          const k = i;
+          return v.then((x: Value | typeof DONE) => {
+            if (x === DONE) return DONE;
+            row.push(x);
+            return fill(row, k + 1);
+          });
+        }
+        row.push(v);
+      }
+      ctx.budget.step(1);
+      return ctx.call(fn, row);
+    };
+    return () => fill([], 0);
+  });
+  return iterator(next, "map", sources.length + 2, sources, false, step);
 }
 
 function filter(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("filter", kwargs);
   if (args.length !== 2) throw pyError("TypeError", `filter expected 2 arguments, got ${args.length}`);
   const [fn, iterable] = args as [Value, Value];
-  const next = iterate(iterable);
-  return iterator(() => {
-    for (let v = next(); v !== DONE; v = next()) {
-      ctx.budget.step(1);
-      if (truthy(fn === null ? v : ctx.call(fn, [v]))) return v;
-    }
-    return DONE;
-  }, "filter", 2, [iterable]);
+  const keep = (v: Value): boolean => {
+    ctx.budget.step(1);
+    return truthy(fn === null ? v : ctx.call(fn, [v]));
+  };
+  const { next, step } = cursors([iterable], ([input]) => {
+    const find = (): Value | typeof DONE | Pending => {
+      for (;;) {
+        const v = input!();
+        if (v === DONE) return DONE;
+        if (v instanceof Pending) return v.then((x: Value | typeof DONE) => (x === DONE ? DONE : keep(x) ? x : find()));
+        if (keep(v)) return v;
+      }
+    };
+    return find;
+  });
+  return iterator(next, "filter", 2, [iterable], false, step);
 }
 
 function reversed(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -722,14 +823,26 @@ function sorted(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
   if (args.length !== 1) throw pyError("TypeError", `sorted expected 1 argument, got ${args.length}`);
   // sorted(x), the usual call, binds nothing.
   const [key, reverse] = kwargs === null ? NO_SORT_ARGS : bind("sorted", { names: ["key", "reverse"], required: 0 }, [], kwargs);
-  const items = ctx.toList(args[0]!);
-  return new PyList(sortValues(ctx, items, key ?? null, reverseArg(reverse)));
+  const sort = (items: Value[]): Value => new PyList(sortValues(ctx, items, key ?? null, reverseArg(reverse)));
+  if (waits(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget), sort));
+  return sort(ctx.toList(args[0]!));
 }
 
 function anyAll(which: "any" | "all"): NativeFn {
   return (ctx, args, kwargs) => {
     noKwargs(which, kwargs);
     if (args.length !== 1) throw pyError("TypeError", `${which}() takes exactly one argument (${args.length} given)`);
+    if (waits(args[0]!)) {
+      // Item by item, waiting for each, up to the first that decides.
+      let answer = which === "all";
+      const r = drainItems(args[0]!, (v) => {
+        ctx.budget.step(1);
+        if (truthy(v) !== (which === "any")) return false;
+        answer = which === "any";
+        return true;
+      });
+      return waitable(after(r, () => answer));
+    }
     const next = iterate(args[0]!);
     for (let v = next(); v !== DONE; v = next()) {
       ctx.budget.step(1);
@@ -782,13 +895,17 @@ function next(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   if (args.length > 2) throw pyError("TypeError", `next expected at most 2 arguments, got ${args.length}`);
   const it = args[0]!;
   if (!(it instanceof PyIterator)) throw pyError("TypeError", `'${typeName(it)}' object is not an iterator`);
-  const v = it.next();
-  ctx.budget.step(1);
-  if (v === DONE) {
-    if (args.length === 2) return args[1]!;
-    throw new PyException(EXC.StopIteration, []);
-  }
-  return v;
+  const got = (v: Value | typeof DONE): Value => {
+    ctx.budget.step(1);
+    if (v === DONE) {
+      if (args.length === 2) return args[1]!;
+      throw new PyException(EXC.StopIteration, []);
+    }
+    return v;
+  };
+  // A generator expression's item may have to wait.
+  const v = stepIterator(it);
+  return v instanceof Pending ? waitable(v.then(got)) : got(v);
 }
 
 function iter(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {

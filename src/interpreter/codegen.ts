@@ -24,7 +24,8 @@ import type * as A from "../../grammar/ast.js";
 import { pyError } from "./errors.js";
 import { FormatSpec } from "./format.js";
 import { Pending, DONE, PyBuiltin } from "./objects.js";
-import { compare, contains, equals, getItem, iterate, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { compare, equals, getItem, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { isIn, isNotIn, stepper, waits } from "./stepping.js";
 import { entriesSize, entrySize } from "./sizes.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
@@ -39,7 +40,6 @@ import {
   type Expr,
   Frame,
   type Globals,
-  listIterator,
   MethodSite,
   methodKind,
   PyFunction,
@@ -50,6 +50,7 @@ import {
   UNBOUND,
   unboundLocal,
   unpackItems,
+  unpackWaiting,
 } from "./compile.js";
 
 /** What the closure compiler offers this tier, for one execution. */
@@ -61,9 +62,15 @@ export interface ClosureCompiler {
   resolve(scope: Scope, id: string): Access;
   /** This execution's scope of a function, comprehension or module node. */
   scopeOf(node: A.Node): Scope;
+  /** What makes a generator of `e` from its first iterable's value (this tier evaluates that). */
+  generatorMaker(e: A.GeneratorExp, scope: Scope): (f: Frame, src: Value) => Value;
 }
 
-type Delegate = { kind: "stmt"; node: A.Stmt; scope: Scope } | { kind: "expr"; node: A.Expr; scope: Scope } | { kind: "store"; node: A.Expr; scope: Scope };
+type Delegate =
+  | { kind: "stmt"; node: A.Stmt; scope: Scope }
+  | { kind: "expr"; node: A.Expr; scope: Scope }
+  | { kind: "store"; node: A.Expr; scope: Scope }
+  | { kind: "genexp"; node: A.GeneratorExp; scope: Scope };
 
 type GenFn = (f: Frame, x: Unit, pc: number, rv: unknown, sv: unknown[] | null, thrown: boolean) => unknown;
 
@@ -145,11 +152,13 @@ const runtimeNames = () => ({
   BREAK,
   CONTINUE,
   RETURN,
-  iterate,
+  stepper,
   getItem,
   setItem,
   compare,
-  contains,
+  isIn,
+  isNotIn,
+  waits,
   equals,
   unary,
   PyFunction,
@@ -164,11 +173,11 @@ const runtimeNames = () => ({
   storedSize,
   entrySize,
   entriesSize,
-  listIterator,
   methodKind,
   EMPTY_TUPLE,
   SliceValue,
   unpackItems,
+  unpackWaiting,
   spliceStarred,
   augmentedValue,
   unboundLocal,
@@ -206,6 +215,20 @@ function planFor(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompile
   return plan;
 }
 
+/**
+ * The unit of a generator expression's body for one execution (generator.ts runs it); null when
+ * this tier does not take it (the generator runs on closures).
+ */
+export function compileGeneratorUnit(e: A.GeneratorExp, scope: Scope, cc: ClosureCompiler, rt: Runtime): Unit | null {
+  let plan = PLANS.get(e);
+  if (plan === undefined) {
+    unitsCompiled++;
+    plan = new Generator(cc).generatorUnit(e, scope);
+    PLANS.set(e, plan);
+  }
+  return plan === null ? null : unitOf(plan, cc, rt);
+}
+
 /** Whether the body of `owner` already has a compiled unit (a script run before). */
 export function isCompiled(owner: A.Node): boolean {
   return PLANS.get(owner) != null;
@@ -217,11 +240,23 @@ export function isCompiled(owner: A.Node): boolean {
  */
 export function compileUnit(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler, rt: Runtime): Unit | null {
   const plan = planFor(owner, body, scope, cc);
-  if (plan === null) return null;
+  return plan === null ? null : unitOf(plan, cc, rt);
+}
+
+function unitOf(plan: Plan, cc: ClosureCompiler, rt: Runtime): Unit {
   // Delegates compile in this execution's scopes (the plan kept the first execution's).
   const K = plan.delegates.map((d) => {
     const scope = cc.scopeOf(d.scope.node);
-    return d.kind === "stmt" ? cc.statement(d.node, scope) : d.kind === "expr" ? cc.expr(d.node, scope) : cc.store(d.node, scope);
+    switch (d.kind) {
+      case "stmt":
+        return cc.statement(d.node, scope);
+      case "expr":
+        return cc.expr(d.node, scope);
+      case "store":
+        return cc.store(d.node, scope);
+      case "genexp":
+        return cc.generatorMaker(d.node, scope);
+    }
   });
   return new Unit(plan.gen, rt, K, plan.globals);
 }
@@ -260,6 +295,51 @@ class Generator {
   unit(body: A.Stmt[], scope: Scope): Plan | null {
     this.answer = scope.kind === "module" ? answerStatement(body) : null;
     for (const s of body) this.statement(s, scope);
+    return this.plan();
+  }
+
+  /**
+   * A generator expression's body, run in the generator's frame (`scope` is its own): its
+   * clauses are nested loops, and each element is yielded (see yieldValue). The first call gets
+   * the first iterable's cursor, made by the creator, as `rv`.
+   */
+  generatorUnit(e: A.GeneratorExp, scope: Scope): Plan | null {
+    const first = this.temp();
+    this.step(`${first} = rv;`);
+    const labels: string[] = [];
+    e.generators.forEach((g, i) => {
+      let next = first;
+      if (i > 0) {
+        this.step(this.where(g.iter));
+        const iterable = this.expr(g.iter, scope);
+        next = this.temp();
+        // CPython reports an iterable that is not iterable at the expression's start.
+        this.step(`${this.where(e)} ${next} = stepper(${iterable});`);
+      }
+      const item = this.temp();
+      const label = this.openLoop();
+      labels.push(label);
+      this.loopHead();
+      this.suspendable(item, `${next}()`, `rt.tick(); ${this.where(e)} `);
+      this.readInLoop(item);
+      this.structural(`if (${item} === DONE) break ${label};`);
+      this.step(this.where(g.target));
+      this.store(g.target, item, scope);
+      for (const c of g.ifs) {
+        this.step(this.where(c));
+        const t = this.held(this.expr(c, scope));
+        this.readInLoop(t);
+        this.structural(`if (!${this.truth(t)}) continue ${label};`);
+      }
+    });
+    this.step(this.where(e.elt));
+    this.yieldValue(this.expr(e.elt, scope));
+    for (const label of labels.reverse()) this.closeLoop(label);
+    return this.plan();
+  }
+
+  /** The JavaScript of what was emitted, as a Plan (null when too large, or refused by V8). */
+  private plan(): Plan | null {
     this.close();
     const temps = Array.from({ length: this.temps }, (_, i) => `t${i}`);
     const live = this.liveAtLabels();
@@ -398,6 +478,20 @@ class Generator {
     this.close();
     this.emit(`if (pc === 0) { ${steps} if (${target} instanceof Pending) return x.suspend(${target}, f, ${k}, ${this.saved()}); }`);
     this.emit(`else if (pc === ${k}) { pc = 0; if (thrown) throw rv; ${target} = rv; }`);
+  }
+
+  /**
+   * Yields `v` from a generator's unit: returns it (a value is never undefined, the unit's end,
+   * nor a Pending), with the label to resume at and the live temporaries on the frame, as a
+   * suspension keeps them; resumed there, the unit carries on to the next item. A consumer
+   * draining the generator takes the item through the frame's sink instead, and the unit goes on
+   * at once unless the sink stops it (GeneratorFrame).
+   */
+  private yieldValue(v: string): void {
+    const k = ++this.labels;
+    this.close();
+    this.emit(`if (pc === 0) { if (f.sink === null || f.sink(${v})) { f.label = ${k}; f.saved = ${this.saved()}; return ${v}; } }`);
+    this.emit(`else if (pc === ${k}) pc = 0;`);
   }
 
   /** `x` in a temporary: a literal (`5`) cannot take a property access (`5.code`) as it is. */
@@ -573,11 +667,12 @@ class Generator {
   private forLoop(s: A.For, scope: Scope): void {
     const iterable = this.expr(s.iter, scope);
     const next = this.temp();
-    this.step(`${next} = iterate(${iterable});`);
+    this.step(`${next} = stepper(${iterable});`);
     const item = this.temp();
     const label = this.openLoop();
     this.loopHead();
-    this.step(`rt.tick(); ${item} = ${next}();`);
+    // An item of a generator expression may have to wait; its errors are reported at the `for`.
+    this.suspendable(item, `${next}()`, `rt.tick(); ${this.where(s)} `);
     this.readInLoop(item);
     this.structural(`if (${item} === DONE) {`);
     this.block(s.orelse, scope);
@@ -671,7 +766,8 @@ class Generator {
           const n = target.elts.length;
           // A tuple of the right length is read in place (it cannot change while the targets are
           // stored), charged as unpackItems charges it: a step per item.
-          this.step(`if (${v} instanceof PyTuple && (${v}).items.length === ${n}) { rt.budget.step(${n}); ${items} = (${v}).items; } else ${items} = unpackItems(rt, ${v}, ${n}, -1);`);
+          // A generator expression's items may have to wait.
+          this.suspendable(items, `${v} instanceof PyTuple && (${v}).items.length === ${n} ? (rt.budget.step(${n}), (${v}).items) : waits(${v}) ? unpackWaiting(rt, ${v}, ${n}, -1) : unpackItems(rt, ${v}, ${n}, -1)`);
           target.elts.forEach((e, i) => {
             const item = this.temp();
             this.step(`${item} = ${items}[${i}];`);
@@ -772,8 +868,16 @@ class Generator {
       case "ListComp":
       case "SetComp":
       case "DictComp":
-      case "GeneratorExp":
         return this.comprehension(e, scope);
+      case "GeneratorExp": {
+        // The first iterable is evaluated here; the rest runs in the generator's own frame
+        // (its unit of this tier, or closures: compile.ts's generatorMaker decides).
+        const src = this.expr(e.generators[0]!.iter, scope);
+        const make = this.delegate({ kind: "genexp", node: e, scope });
+        const t = this.temp();
+        this.step(`${this.where(e)} ${t} = ${make}(f, ${src});`);
+        return t;
+      }
       default:
         return this.delegatedExpr(e, scope);
     }
@@ -783,7 +887,7 @@ class Generator {
    * A comprehension, inline: its variables are slots of this frame (scope.ts), its clauses
    * nested loops. The first iterable is evaluated in the enclosing scope, the rest inside.
    */
-  private comprehension(e: A.ListComp | A.SetComp | A.DictComp | A.GeneratorExp, outer: Scope): string {
+  private comprehension(e: A.ListComp | A.SetComp | A.DictComp, outer: Scope): string {
     const scope = this.cc.scopeOf(e);
     const cells = [...scope.variables.values()].filter((v) => v.isCell).map((v) => `S[${v.slot}] = new Cell(UNBOUND);`);
     if (cells.length) this.step(cells.join(" "));
@@ -793,12 +897,13 @@ class Generator {
     e.generators.forEach((g, i) => {
       const iterable = this.expr(g.iter, i === 0 ? outer : scope);
       const next = this.temp();
-      this.step(`${next} = iterate(${iterable});`);
+      this.step(`${next} = stepper(${iterable});`);
       const item = this.temp();
       const label = this.openLoop();
       labels.push(label);
       this.loopHead();
-      this.step(`rt.tick(); ${item} = ${next}();`);
+      // An item of a generator expression may have to wait.
+      this.suspendable(item, `${next}()`, "rt.tick(); ");
       this.readInLoop(item);
       this.structural(`if (${item} === DONE) break ${label};`);
       this.store(g.target, item, scope);
@@ -819,7 +924,6 @@ class Generator {
     }
     for (const label of labels.reverse()) this.closeLoop(label);
     if (e.kind === "ListComp") this.step(`${acc} = new PyList(${acc});`);
-    else if (e.kind === "GeneratorExp") this.step(`${acc} = listIterator(${acc});`);
     return acc;
   }
 
@@ -899,8 +1003,10 @@ class Generator {
       }
       case "in":
       case "not in": {
-        // A dict and a str key: the map itself, as contains() does.
-        this.step(`${t} = ${op === "in" ? "" : "!"}(${b} instanceof PyDict && ${ownKey(a, false)} ? (${b}).map.has(${a}) : contains(${b}, ${a}, rt.budget));`);
+        // A dict and a str key: the map itself, as contains() does. A generator expression's
+        // items may have to wait.
+        const general = `${op === "in" ? "isIn" : "isNotIn"}(${b}, ${a}, rt.budget)`;
+        this.suspendable(t, `${b} instanceof PyDict && ${ownKey(a, false)} ? ${op === "in" ? "" : "!"}(${b}).map.has(${a}) : ${general}`);
         break;
       }
       case "is":

@@ -11,15 +11,18 @@
 // it compiles here, as closures over the same frame.
 import type * as A from "../../grammar/ast.js";
 import { ELLIPSIS } from "../../grammar/ast.js";
+import { forEachChild } from "../../grammar/walk.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
-import { DONE, Pending, PyCoroutine, PyIterator } from "./objects.js";
-import { type BinaryOp, compare, contains, delItem, equals, getItem, inplaceError, iterate, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { DONE, Pending, PyCoroutine, PyIterator, type Step } from "./objects.js";
+import { type BinaryOp, compare, delItem, equals, getItem, inplaceError, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import { classOf, instanceInplace, NOT_HANDLED, type Operator } from "./instance.js";
 import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
-import { type ClosureCompiler, compileUnit, isCompiled, type Unit } from "./codegen.js";
-import { CELL, entriesSize, entrySize, FUNCTION, SLOT } from "./sizes.js";
+import { type ClosureCompiler, compileGeneratorUnit, compileUnit, isCompiled, type Unit } from "./codegen.js";
+import { CELL, CLOSURE, entriesSize, entrySize, FUNCTION, GENERATOR, SLOT } from "./sizes.js";
+import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGenerator, UnitMachine } from "./generator.js";
+import { collectItems, drainItems, isIn, isNotIn, stepper, waits } from "./stepping.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
 
@@ -94,6 +97,17 @@ export class Frame {
   ) {}
 }
 
+/**
+ * The frame of a generator expression. A consumer draining it (generator.ts) sets `sink`, which
+ * its JavaScript-tier unit calls at each item instead of returning it, while it returns false.
+ * Where the unit yields, it keeps the label to resume at and its live temporaries here.
+ */
+export class GeneratorFrame extends Frame {
+  sink: ((item: Value) => boolean) | null = null;
+  label = 0;
+  saved: unknown[] | null = null;
+}
+
 /** `n` unbound slots, as a packed array (V8 keeps holey arrays, as `fill` makes, on slower paths). */
 export function unboundSlots(n: number): (Value | Cell | typeof UNBOUND)[] {
   const slots: (Value | Cell | typeof UNBOUND)[] = [];
@@ -162,6 +176,24 @@ function linkContext(rt: Runtime, e: PyException, context: PyException): void {
   if (e === context || e.context !== null) return;
   if (context !== e.cause) rt.budget.alloc(storedSize(context));
   e.context = context;
+}
+
+/**
+ * Whether a generator expression's own code awaits (not its first iterable, evaluated by its
+ * creator, nor a lambda or another generator expression inside).
+ */
+function awaitsInside(e: A.GeneratorExp): boolean {
+  const awaits = (n: A.Node): boolean => {
+    if (n.kind === "Await") return true;
+    if (n.kind === "Lambda") return false;
+    if (n.kind === "GeneratorExp") return awaits(n.generators[0]!.iter);
+    let found = false;
+    forEachChild(n, (child) => {
+      found ||= awaits(child);
+    });
+    return found;
+  };
+  return awaits(e.elt) || e.generators.some((g, i) => (i > 0 && awaits(g.iter)) || awaits(g.target) || g.ifs.some(awaits));
 }
 
 /** Up to n items of an iterator: unpacking stops at the first surplus item, as CPython's does. */
@@ -724,12 +756,23 @@ class Compiler implements ClosureCompiler {
     const store = this.store(s.target, scope);
     const body = this.block(s.body, scope);
     const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
-    const loop = (f: Frame, next: () => Value | typeof DONE): Completion | Pending => {
+    const { line, col } = s;
+    const loop = (f: Frame, next: Step): Completion | Pending => {
       for (;;) {
         if (rt.shouldYield()) return rt.yieldNow().then(() => loop(f, next));
         rt.tick();
+        // An error of the iterator (a generator expression's) is reported at the `for`, not at the body's last line.
+        f.line = line;
+        f.col = col;
         const item = next();
         if (item === DONE) return orelse ? orelse(f) : undefined;
+        if (isPending(item)) {
+          return item.then((x: Value | typeof DONE) => {
+            if (x === DONE) return orelse ? orelse(f) : undefined;
+            const stored = store(f, x);
+            return afterBody(f, next, isPending(stored) ? stored.then(() => body(f)) : body(f));
+          });
+        }
         const stored = store(f, item);
         if (isPending(stored)) return stored.then(() => afterBody(f, next, body(f)));
         const r = body(f);
@@ -739,7 +782,7 @@ class Compiler implements ClosureCompiler {
         return afterBody(f, next, r);
       }
     };
-    const afterBody = (f: Frame, next: () => Value | typeof DONE, r: Completion | Pending): Completion | Pending => {
+    const afterBody = (f: Frame, next: Step, r: Completion | Pending): Completion | Pending => {
       if (isPending(r)) return r.then((c: Completion) => afterBody(f, next, c));
       if (r === BREAK) return undefined;
       if (r === RETURN) return RETURN;
@@ -747,8 +790,8 @@ class Compiler implements ClosureCompiler {
     };
     return (f) => {
       const it = iterable(f);
-      if (isPending(it)) return it.then((v: Value) => loop(f, iterate(v)));
-      return loop(f, iterate(it));
+      if (isPending(it)) return it.then((v: Value) => loop(f, stepper(v)));
+      return loop(f, stepper(it));
     };
   }
 
@@ -1085,7 +1128,7 @@ class Compiler implements ClosureCompiler {
         }
       }
     };
-    return (f, v) => assign(f, unpackItems(rt, v, elts.length, starAt), 0);
+    return (f, v) => (waits(v) ? then(unpackWaiting(rt, v, elts.length, starAt), (items: Value[]) => assign(f, items, 0)) : assign(f, unpackItems(rt, v, elts.length, starAt), 0));
   }
 
   private deleter(target: A.Expr, scope: Scope): (f: Frame) => void | Pending {
@@ -1235,8 +1278,9 @@ class Compiler implements ClosureCompiler {
       case "ListComp":
       case "SetComp":
       case "DictComp":
-      case "GeneratorExp":
         return this.comprehension(e, scope);
+      case "GeneratorExp":
+        return this.generatorExp(e, scope);
       case "JoinedStr":
         return this.joinedStr(e, scope);
       case "FormattedValue": {
@@ -1396,7 +1440,7 @@ class Compiler implements ClosureCompiler {
     const rt = this.rt;
     const operands = [e.left, ...e.comparators].map((x) => this.expr(x, scope));
     const ops = e.ops;
-    const test = (op: A.CompareOperator, a: Value, b: Value): boolean => {
+    const test = (op: A.CompareOperator, a: Value, b: Value): boolean | Pending => {
       switch (op) {
         case "==":
           return equals(a, b);
@@ -1407,10 +1451,11 @@ class Compiler implements ClosureCompiler {
         case ">":
         case ">=":
           return compare(op, a, b, rt.budget);
+        // A generator expression's items may have to wait.
         case "in":
-          return contains(b, a, rt.budget);
+          return isIn(b, a, rt.budget);
         case "not in":
-          return !contains(b, a, rt.budget);
+          return isNotIn(b, a, rt.budget);
         case "is":
           return identical(a, b);
         case "is not":
@@ -1492,9 +1537,14 @@ class Compiler implements ClosureCompiler {
         const b = operands[i + 1]!(f);
         if (isPending(b)) {
           const index = i;
-          return b.then((y: Value) => (test(ops[index]!, a, y) ? run(f, y, index + 1) : false));
+          return b.then((y: Value) => then(test(ops[index]!, a, y), (ok: boolean) => (ok ? run(f, y, index + 1) : false)));
         }
-        if (!test(ops[i]!, a, b)) return false;
+        const ok = test(ops[i]!, a, b);
+        if (isPending(ok)) {
+          const index = i;
+          return ok.then((yes: boolean) => (yes ? run(f, b, index + 1) : false));
+        }
+        if (!ok) return false;
         a = b;
       }
       return true;
@@ -1610,7 +1660,7 @@ class Compiler implements ClosureCompiler {
 
   // ---------------------------------------------------------------- comprehensions
 
-  private comprehension(e: A.ListComp | A.SetComp | A.DictComp | A.GeneratorExp, outer: Scope): Expr {
+  private comprehension(e: A.ListComp | A.SetComp | A.DictComp, outer: Scope): Expr {
     const rt = this.rt;
     const scope = this.info.scopes.get(e)!;
     const clauses = e.generators.map((g, i) => ({
@@ -1628,20 +1678,24 @@ class Compiler implements ClosureCompiler {
     const run = (f: Frame, i: number, sink: Sink): void | Pending => {
       const clause = clauses[i]!;
       const source = clause.iter(f);
-      const start = (src: Value) => loop(f, i, iterate(src), sink);
+      const start = (src: Value) => loop(f, i, stepper(src), sink);
       return isPending(source) ? source.then(start) : start(source);
     };
-    const loop = (f: Frame, i: number, next: () => Value | typeof DONE, sink: Sink): void | Pending => {
-      const clause = clauses[i]!;
+    const loop = (f: Frame, i: number, next: Step, sink: Sink): void | Pending => {
       for (;;) {
         if (rt.shouldYield()) return rt.yieldNow().then(() => loop(f, i, next, sink));
         rt.tick();
         const item = next();
         if (item === DONE) return;
-        const stored = clause.store(f, item);
-        const r = isPending(stored) ? stored.then(() => body(f, i, sink)) : body(f, i, sink);
+        // An item of a generator expression may have to wait.
+        if (isPending(item)) return item.then((x: Value | typeof DONE) => (x === DONE ? undefined : then(iteration(f, i, sink, x), () => loop(f, i, next, sink))));
+        const r = iteration(f, i, sink, item);
         if (isPending(r)) return r.then(() => loop(f, i, next, sink));
       }
+    };
+    const iteration = (f: Frame, i: number, sink: Sink, item: Value): void | Pending => {
+      const stored = clauses[i]!.store(f, item);
+      return isPending(stored) ? stored.then(() => body(f, i, sink)) : body(f, i, sink);
     };
     /** Tests the conditions of clause `i` from the `j`th, then goes deeper or emits. */
     const check = (f: Frame, i: number, sink: Sink, j: number): void | Pending => {
@@ -1674,7 +1728,7 @@ class Compiler implements ClosureCompiler {
       for (const slot of cellSlots) f.slots[slot] = new Cell(UNBOUND);
       let result: PyList | PySet | PyDict;
       let sink: Sink;
-      if (e.kind === "ListComp" || e.kind === "GeneratorExp") {
+      if (e.kind === "ListComp") {
         const items: Value[] = [];
         result = new PyList(items);
         sink = (_k, v) => {
@@ -1698,9 +1752,76 @@ class Compiler implements ClosureCompiler {
           d.set(k!, v);
         };
       }
-      const finish = () => (e.kind === "GeneratorExp" ? listIterator((result as PyList).items) : result);
       const r = run(f, 0, sink);
-      return isPending(r) ? r.then(finish) : finish();
+      return isPending(r) ? r.then(() => result) : result;
+    };
+  }
+
+  /**
+   * A generator expression: its first iterable is evaluated and iterated here, in the enclosing
+   * scope; the rest runs in the generator's own frame as items are asked for (generator.ts).
+   */
+  private generatorExp(e: A.GeneratorExp, outer: Scope): Expr {
+    const first = this.expr(e.generators[0]!.iter, outer);
+    const make = this.generatorMaker(e, outer);
+    const { line, col } = e;
+    // A first iterable that is not iterable is reported at the expression's start, as CPython does.
+    const made = (f: Frame, src: Value): Value => {
+      f.line = line;
+      f.col = col;
+      return make(f, src);
+    };
+    return (f) => {
+      const src = first(f);
+      return isPending(src) ? src.then((v: Value) => made(f, v)) : made(f, src);
+    };
+  }
+
+  /** What makes a generator of `e` in frame `f` once its first iterable is evaluated (the JS tier evaluates it itself). */
+  generatorMaker(e: A.GeneratorExp, outer: Scope): (f: Frame, src: Value) => Value {
+    const rt = this.rt;
+    const scope = this.info.scopes.get(e)!;
+    if (awaitsInside(e)) {
+      // CPython makes it an asynchronous generator, which only `async for` (refused) can consume.
+      return (_f, src) => {
+        stepper(src);
+        return new PyAsyncGenerator();
+      };
+    }
+    // The JS tier's unit when this compilation uses the tier, as for a function's body; in a
+    // script's first run, from the TIER_UP_CALLS-th generator made here.
+    let unit = codegenMode !== "never" && (this.hot || isCompiled(e)) ? compileGeneratorUnit(e, scope, this, rt) : null;
+    const code = unit === null ? this.genexpCode(e, scope) : null;
+    let made = 0;
+    const emptySlots = unboundSlots(scope.slotCount);
+    const cellSlots = [...scope.variables.values()].filter((v) => v.isCell).map((v) => v.slot);
+    const captures = this.captures(scope, outer);
+    const bytes = GENERATOR + SLOT * emptySlots.length + CLOSURE * e.generators.length + CELL * captures.length;
+    return (f, src) => {
+      if (unit === null && ++made === TIER_UP_CALLS && codegenMode === "auto") unit = compileGeneratorUnit(e, scope, this, rt);
+      // As CPython's iter() of the first iterable: a TypeError here, at creation.
+      const cursor = stepper(src);
+      const frame = new GeneratorFrame(emptySlots.slice(), captures.length === 0 ? NO_CELLS : captures.map((c) => c(f)), f.globals, "<genexpr>", f.depth + 1);
+      for (const slot of cellSlots) frame.slots[slot] = new Cell(UNBOUND);
+      const body = unit !== null ? new UnitMachine(unit, frame, cursor) : new ClauseMachine(rt, code!, frame, cursor);
+      return new PyGenerator(rt, frame, body, bytes);
+    };
+  }
+
+  /** A generator expression's parts as closures over the generator's frame (ClauseMachine runs them). */
+  private genexpCode(e: A.GeneratorExp, scope: Scope): GenexpCode {
+    const at = (n: A.Node): Position => ({ line: n.line, col: n.col });
+    return {
+      clauses: e.generators.map((g, i) => ({
+        iter: i === 0 ? null : this.expr(g.iter, scope),
+        iterAt: at(g.iter),
+        store: this.store(g.target, scope),
+        targetAt: at(g.target),
+        ifs: g.ifs.map((c) => ({ test: this.expr(c, scope), at: at(c) })),
+      })),
+      elt: this.expr(e.elt, scope),
+      eltAt: at(e.elt),
+      at: at(e),
     };
   }
 
@@ -1865,6 +1986,22 @@ class Compiler implements ClosureCompiler {
     };
   }
 
+  /** The cells a function or generator of scope `inner` closes over, each taken from the defining frame. */
+  private captures(inner: Scope, outer: Scope): ((f: Frame) => Cell)[] {
+    return inner.frees.map((variable) => {
+      const a = this.info.resolve(outer, variable.name);
+      if (a.kind === "local") {
+        const slot = a.variable.slot;
+        return (f: Frame) => f.slots[slot] as Cell;
+      }
+      if (a.kind === "free") {
+        const index = a.index;
+        return (f: Frame) => f.closure[index]!;
+      }
+      throw new Error(`internal: free variable ${variable.name} has no cell`);
+    });
+  }
+
   /** Compiles a def or lambda; returns a closure that makes the function object at run time. */
   private functionMaker(
     node: A.Node,
@@ -1905,19 +2042,7 @@ class Compiler implements ClosureCompiler {
       doc: isLambda ? null : docstring(bodyStmts),
     };
     this.functionBody(node, bodyStmts, inner, code);
-    // The cells this function closes over, taken from the defining frame.
-    const captures = inner.frees.map((variable) => {
-      const a = this.info.resolve(outer, variable.name);
-      if (a.kind === "local") {
-        const slot = a.variable.slot;
-        return (f: Frame) => f.slots[slot] as Cell;
-      }
-      if (a.kind === "free") {
-        const index = a.index;
-        return (f: Frame) => f.closure[index]!;
-      }
-      throw new Error(`internal: free variable ${variable.name} has no cell`);
-    });
+    const captures = this.captures(inner, outer);
     const defaults = args.defaults.map((d) => this.expr(d, outer));
     const kwDefaultExprs = args.kwonlyargs.map((a, i) => ({ name: a.arg, expr: args.kwDefaults[i] ? this.expr(args.kwDefaults[i]!, outer) : null }));
     const withDefaults = kwDefaultExprs.filter((k) => k.expr !== null);
@@ -2063,6 +2188,8 @@ export function spliceStarred(rt: Runtime, values: readonly Value[], starred: re
 }
 
 const NO_DEFAULTS: Value[] = [];
+/** The closure of a generator that captures nothing (nothing writes to it). */
+const NO_CELLS: Cell[] = [];
 const NO_KW_DEFAULTS = new Map<string, Value>();
 
 /** Continues with `next(v)` now, or when `v` settles if it is Pending. */
@@ -2095,6 +2222,27 @@ export function unpackItems(rt: Runtime, v: Value, count: number, starAt: number
       throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
     }
   }
+  return unpacked(items, count, starAt);
+}
+
+/**
+ * unpackItems of an iterator whose items may wait (a generator expression's): as many items as
+ * CPython takes (one past the targets, to see that there are no more; all with a starred
+ * target), waiting for each.
+ */
+export function unpackWaiting(rt: Runtime, v: PyIterator, count: number, starAt: number): Value[] | Pending {
+  // The starred target's list is kept, and charged as collected; the others are not containers.
+  let items: Value[] | Pending;
+  if (starAt < 0) {
+    const taken: Value[] = [];
+    const r = drainItems(v, (x) => taken.push(x) > count);
+    items = r === undefined ? taken : r.then(() => taken);
+  } else items = collectItems(v, rt.budget);
+  return then(items, (xs: Value[]) => unpacked(xs, count, starAt));
+}
+
+/** The values of `count` targets from the `items` of an iterable (ValueError when they do not fit). */
+function unpacked(items: Value[], count: number, starAt: number): Value[] {
   if (starAt < 0) {
     if (items.length !== count) {
       if (items.length < count) throw pyError("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
@@ -2129,12 +2277,6 @@ export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): V
   } catch (e) {
     throw inplaceError(e, op);
   }
-}
-
-export function listIterator(items: Value[]): PyIterator {
-  let i = 0;
-  // Its comprehension charged the items as it stored them.
-  return new PyIterator(() => (i < items.length ? items[i++]! : DONE), "generator", undefined, true);
 }
 
 export { PyCoroutine };

@@ -118,7 +118,20 @@ export class PyType extends PyObject {
   }
 }
 
-/** A Python iterator: iter(), enumerate(), zip(), map(), reversed(), generator expressions. */
+/**
+ * The next item of an iterator that may have to wait for it: the item, DONE, or a Pending that
+ * settles with one of them.
+ */
+export type Step = () => Value | typeof DONE | Pending;
+
+/**
+ * A Python iterator: iter(), enumerate(), zip(), map(), reversed(), generator expressions.
+ *
+ * `next` is synchronous, and every iterator has it. An iterator whose items may have to wait (a
+ * generator expression's element may make a tool call; an enumerate() or zip() over one) also has
+ * `step`, which may return a Pending: a consumer that can wait uses it (stepping.ts), and `next`
+ * refuses, with a RuntimeError, an item that would have to wait.
+ */
 export class PyIterator extends PyObject {
   constructor(
     /** Returns the next item, or DONE. */
@@ -127,10 +140,12 @@ export class PyIterator extends PyObject {
     /** What it holds in the heap (sizes.ts): itself, `next`, and the closures `next` reaches. */
     private readonly bytes = ITERATOR + CLOSURE,
     /**
-     * Its items exist already and were paid for where they are (a container's, a generator
-     * expression's): collecting them costs a slot each, not their size again.
+     * Its items exist already and were paid for where they are (a container's): collecting them
+     * costs a slot each, not their size again.
      */
     readonly paid = false,
+    /** The same cursor as `next`, able to wait for an item; null when no item ever waits. */
+    readonly step: Step | null = null,
   ) {
     super();
   }

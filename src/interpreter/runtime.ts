@@ -375,6 +375,19 @@ export class Runtime implements NativeContext {
   }
 
   /**
+   * Runs `fn` as a native's callback runs: nothing in it gives the event loop a turn or unwinds
+   * the stack, so that only a tool call can make its result Pending (the caller refuses it).
+   */
+  synchronously<T>(fn: () => T): T {
+    this.syncOnly++;
+    try {
+      return fn();
+    } finally {
+      this.syncOnly--;
+    }
+  }
+
+  /**
    * A callback (a sort key, a map function) whose body is a JS-tier unit, its arguments its slots:
    * what callPlain and run() do for it (nothing here may yield). It is a copy of run()'s few lines
    * on purpose: its call of the unit is a call site of its own, which sees the one key function

@@ -2,7 +2,9 @@
 // free variables (captured from an enclosing function) or globals, following Python's rules.
 //
 // Comprehensions get their own scope, as in Python 3, but run inline in the enclosing frame: their
-// variables are extra hidden slots there, so a comprehension costs no frame and no call.
+// variables are extra hidden slots there, so a comprehension costs no frame and no call. A
+// generator expression runs later, item by item, while its creator goes on (or has returned): it
+// has a frame of its own, as a function has, and reaches the enclosing variables through cells.
 import type * as A from "../../grammar/ast.js";
 import { forEachChild } from "../../grammar/walk.js";
 
@@ -42,7 +44,7 @@ export class Scope {
   slotCount = 0;
 
   constructor(
-    readonly kind: "module" | "function" | "comprehension",
+    readonly kind: "module" | "function" | "comprehension" | "generator",
     readonly parent: Scope | null,
     readonly node: A.Node,
   ) {}
@@ -119,7 +121,7 @@ function resolveName(scope: Scope, name: string): Access {
   variable.isCell = true;
   let index = -1;
   for (let s: Scope | null = scope; s && s.owner !== declaring.owner; s = s.parent) {
-    if (s.kind !== "function") continue;
+    if (s.kind !== "function" && s.kind !== "generator") continue;
     let i = s.frees.indexOf(variable);
     if (i < 0) {
       s.frees.push(variable);
@@ -253,9 +255,10 @@ class Declarations {
         return this.expression(node.body, inner);
       }
       case "NamedExpr": {
-        // The walrus binds in the nearest enclosing function (or module), even from a comprehension.
+        // The walrus binds in the nearest enclosing function (or module), even from a comprehension
+        // or a generator expression.
         let target = scope;
-        while (target.kind === "comprehension") target = target.parent!;
+        while (target.kind === "comprehension" || target.kind === "generator") target = target.parent!;
         this.bind(target, node.target.id);
         this.references.push([scope, node.target]);
         return this.expression(node.value, scope);
@@ -265,7 +268,7 @@ class Declarations {
       case "DictComp":
       case "GeneratorExp": {
         // The first iterable is evaluated in the enclosing scope; the rest inside.
-        const inner = new Scope("comprehension", scope, node);
+        const inner = new Scope(node.kind === "GeneratorExp" ? "generator" : "comprehension", scope, node);
         this.scopes.set(node, inner);
         node.generators.forEach((g, i) => {
           this.expression(g.iter, i === 0 ? scope : inner);

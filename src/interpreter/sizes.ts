@@ -39,6 +39,12 @@ export const ITERATOR = 112;
 export const CLOSURE = 72;
 /** PyCoroutine or PyFuture and the closure that starts it, with what that closure holds. */
 export const COROUTINE = 248;
+/**
+ * A generator expression's generator: the iterator, its state, the closures of its cursors and
+ * the object running its code, and its frame, before the frame's slots and cells and the cursor
+ * of each clause.
+ */
+export const GENERATOR = 600;
 /** PyBytes, its Uint8Array and ArrayBuffer, before the bytes themselves. */
 export const BYTES = 240;
 /** PyBoundMethod and its calling closure. */

@@ -99,6 +99,7 @@ const ROWS: Record<string, string> = {
   "tuple()": `x = tuple(range(${N}))`,
   sorted: `x = sorted(range(${N / 2}))`,
   "sorted() of a generator of strs": `y = [str(i) for i in range(${few})]\nx = sorted(s for s in y)`,
+  "generators kept, one item taken from each": `y = list(range(10))\nx = [(i * j for i in y if i) for j in range(${few})]\nfor g in x:\n    next(g)`,
   "list() of an iterator over tuples": `y = [(i, i) for i in range(${few})]\nx = [list(iter(y)), list(reversed(y))]`,
 };
 

@@ -554,23 +554,26 @@ function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kw
     } else {
       // Pair by pair, as CPython: the pairs an iterator makes (zip's) are temporaries, never all kept.
       const next = iterate(source);
-      for (let i = 0, pair = next(); pair !== DONE; i++, pair = next()) {
-        ctx.budget.step(1);
-        const kv = pair instanceof PyTuple || pair instanceof PyList ? pair.items : typeof pair === "string" ? [...pair] : null;
-        if (kv === null) throw pyError("TypeError", `cannot convert ${label} update sequence element #${i} to a sequence`);
-        if (kv.length !== 2) {
-          throw pyError("ValueError", `${label} update sequence element #${i} has length ${kv.length}; 2 is required`);
-        }
-        hashOf(kv[0]!, ctx.budget);
-        ctx.budget.alloc(entrySize(kv[0]!, kv[1]!));
-        d.set(kv[0]!, kv[1]!);
-      }
+      for (let i = 0, pair = next(); pair !== DONE; i++, pair = next()) storePair(ctx, d, pair, i, label);
     }
   }
   if (kwargs) for (const [k, v] of kwargs) d.set(k, v);
 }
 
-export { updateDict };
+/** Stores the `i`th item of an update's iterable, a key and value pair, into `d`. */
+function storePair(ctx: NativeContext, d: PyDict, pair: Value, i: number, label: string): void {
+  ctx.budget.step(1);
+  const kv = pair instanceof PyTuple || pair instanceof PyList ? pair.items : typeof pair === "string" ? [...pair] : null;
+  if (kv === null) throw pyError("TypeError", `cannot convert ${label} update sequence element #${i} to a sequence`);
+  if (kv.length !== 2) {
+    throw pyError("ValueError", `${label} update sequence element #${i} has length ${kv.length}; 2 is required`);
+  }
+  hashOf(kv[0]!, ctx.budget);
+  ctx.budget.alloc(entrySize(kv[0]!, kv[1]!));
+  d.set(kv[0]!, kv[1]!);
+}
+
+export { storePair, updateDict };
 
 function missingKey(key: Value): PyException {
   return new PyException(EXC.KeyError, [key]);

@@ -25,6 +25,8 @@ import {
   toUnitOffset,
 } from "../strings.js";
 import { itemsSize } from "../sizes.js";
+import { after } from "../objects.js";
+import { collectItems, waitable, waits } from "../stepping.js";
 import { PyBytes, PyDict, PyList, PyTuple, typeName, type Value } from "../values.js";
 
 type Method = NativeMethod<string>;
@@ -878,6 +880,8 @@ const expandtabs: Method = (ctx, self, args, kwargs) => {
 const join: Method = (ctx, self, args, kwargs) => {
   positional("join", args, kwargs, 1, 1);
   const iterable = args[0]!;
+  // As CPython, the items are all taken first, then joined: a generator's may have to wait.
+  if (waits(iterable)) return waitable(after(collectItems(iterable, ctx.budget), (items: Value[]) => joinItems(ctx, self, items)));
   let items: readonly Value[];
   try {
     if (iterable instanceof PyList || iterable instanceof PyTuple) {
@@ -892,7 +896,12 @@ const join: Method = (ctx, self, args, kwargs) => {
     if (e instanceof PyException && e.type === EXC.TypeError && /object is not iterable$/.test(String(e.args[0]))) throw pyError("TypeError", "can only join an iterable");
     throw e;
   }
-  let units = self.length * Math.max(items.length - 1, 0);
+  return joinItems(ctx, self, items);
+};
+
+/** `sep.join(items)`, the items taken. */
+function joinItems(ctx: NativeContext, sep: string, items: readonly Value[]): string {
+  let units = sep.length * Math.max(items.length - 1, 0);
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     if (typeof item !== "string") {
@@ -902,8 +911,8 @@ const join: Method = (ctx, self, args, kwargs) => {
   }
   checkUnits(ctx, units);
   charge(ctx, units);
-  return joinStrings(items as string[], self);
-};
+  return joinStrings(items as string[], sep);
+}
 
 /** Items this many or fewer are joined in one call of Array.prototype.join. */
 const JOIN_AT_ONCE = 16384;

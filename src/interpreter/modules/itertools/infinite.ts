@@ -18,18 +18,18 @@ class Count extends ClassedIterator {
   constructor(
     ctx: NativeContext,
     private current: Value,
-    private readonly step: Value,
+    private readonly stride: Value,
   ) {
     super(COUNT, () => {
       const v = this.current;
       ctx.budget.step(1);
-      this.current = binary("+", this.current, this.step, ctx.budget);
+      this.current = binary("+", this.current, this.stride, ctx.budget);
       return v;
     }, ITERATOR + CLOSURE);
   }
 
   override pyRepr(repr: (v: Value) => string = String): string {
-    const s = this.step;
+    const s = this.stride;
     const one = s === 1;
     return one ? `count(${repr(this.current)})` : `count(${repr(this.current)}, ${repr(s)})`;
   }

@@ -1,0 +1,140 @@
+// Consuming an iterable item by item when an item may have to wait.
+//
+// Every iterator has a synchronous `next` (PyIterator in objects.ts). A generator expression
+// computes each item when it is asked for, and computing one may suspend (a tool call in its
+// element): such an iterator, and an iterator made over one (enumerate, zip, map, filter), also
+// has `step`, which may return a Pending. Whatever can wait takes items through the helpers
+// here: both tiers' `for` loops, comprehensions, unpacking and `in`, and the built-ins that
+// consume an iterable (list(), sum(), any(), next(), "".join()...). A native that cannot wait
+// keeps using iterate() or ctx.toList(): a generator's `next` runs its step synchronously, and a
+// tool call there raises RuntimeError (Runtime.synchronously).
+//
+// A native adopts this by keeping its synchronous path for the common case and waiting only
+// when waits(v) says it must; its result may then be a Pending, which every call site takes:
+//
+//   if (!waits(v)) return syncPath(ctx.toList(v));
+//   let total = 0;
+//   return waitable(after(drainItems(v, (item) => { total += ...; }), () => total));
+//
+// drainItems is for per-item work that runs no Python code; with a callback (a key function),
+// use forEachItem. An iterator made over others (enumerate, zip, map, filter in builtins.ts) makes
+// its cursors with `cursors`, which gives it a `step` when one of its inputs waits:
+//
+//   const { next, step } = cursors([iterable], ([input]) => () => mapItem(input!(), (v) => ...));
+//   return new PyIterator(next, "kind", bytes, false, step);
+import type { Budget } from "./budget.js";
+import { PyGenerator } from "./generator.js";
+import { DONE, Pending, PyIterator, type Step } from "./objects.js";
+import { contains, equals, iterate } from "./ops.js";
+import { storedSize } from "./sizes.js";
+import type { Value } from "./values.js";
+
+/** Whether some item of `v` may have to wait (it is an iterator with a `step`). */
+export function waits(v: Value): v is PyIterator {
+  return v instanceof PyIterator && v.step !== null;
+}
+
+/** iterate()'s cursor over `v`, except that it may wait for an item (TypeError if `v` is not iterable). */
+export function stepper(v: Value): Step {
+  return v instanceof PyIterator && v.step !== null ? v.step : iterate(v);
+}
+
+/** The next item of an iterator, DONE, or a Pending of one of them. */
+export function stepIterator(it: PyIterator): Value | typeof DONE | Pending {
+  return it.step !== null ? it.step() : it.next();
+}
+
+/**
+ * Calls `each` on the items of `v` in turn, waiting where an item must wait, until they end or
+ * `each` returns true. Returns undefined, or a Pending that settles (with undefined) then.
+ */
+export function forEachItem(v: Value, each: (item: Value) => boolean | void): undefined | Pending {
+  const step = stepper(v);
+  const loop = (): undefined | Pending => {
+    for (;;) {
+      const item = step();
+      if (item === DONE) return undefined;
+      if (item instanceof Pending) return item.then((x: Value | typeof DONE) => (x === DONE || each(x) === true ? undefined : loop()));
+      if (each(item) === true) return undefined;
+    }
+  };
+  return loop();
+}
+
+/**
+ * forEachItem for an `each` that runs no Python code (it collects, adds, hashes, compares without
+ * a key): a generator expression is drained, its items fed to `each` as it makes them, which the
+ * JavaScript tier does without leaving the generator's code between items.
+ */
+export function drainItems(v: Value, each: (item: Value) => boolean | void): undefined | Pending {
+  return v instanceof PyGenerator ? v.drain(each) : forEachItem(v, each);
+}
+
+/**
+ * The items of `v`, waiting where one must wait: a step each, and each item charged as stored
+ * (what a generator makes is new, paid for nowhere else).
+ */
+export function collectItems(v: Value, budget: Budget): Value[] | Pending {
+  const out: Value[] = [];
+  const r = drainItems(v, (item) => {
+    budget.step(1);
+    budget.alloc(storedSize(item));
+    out.push(item);
+  });
+  return r === undefined ? out : r.then(() => out);
+}
+
+/** `item in v` for an iterator whose items may wait: consumes it up to the first equal item. */
+export function containsItem(v: PyIterator, item: Value, budget: Budget): boolean | Pending {
+  let found = false;
+  const r = drainItems(v, (x) => {
+    budget.step(1);
+    return (found = equals(x, item));
+  });
+  return r === undefined ? found : r.then(() => found);
+}
+
+/**
+ * The result of a native that may have had to wait. Natives are typed to return a Value, but
+ * every call site (Runtime.callValue, both tiers' calls) takes a Pending too, as asyncio.run's.
+ */
+export function waitable(r: Value | Pending): Value {
+  return r as Value;
+}
+
+/** `item in container`, waiting for the items of an iterator that may have to wait. */
+export function isIn(container: Value, item: Value, budget: Budget): boolean | Pending {
+  return waits(container) ? containsItem(container, item, budget) : contains(container, item, budget);
+}
+
+/** `item not in container`, as isIn. */
+export function isNotIn(container: Value, item: Value, budget: Budget): boolean | Pending {
+  if (!waits(container)) return !contains(container, item, budget);
+  const r = containsItem(container, item, budget);
+  return r instanceof Pending ? r.then((found: boolean) => !found) : !r;
+}
+
+/**
+ * The cursors of an iterator made over `inputs` (zip's, map's...): `make` turns the inputs'
+ * cursors into its own, and keeps no state of its own (both results share what it reads).
+ * `next` is made over the inputs' synchronous cursors, where no item waits, so it never returns a
+ * Pending; `step`, made only when some input's items may wait, over their waiting ones. Give
+ * both to the PyIterator.
+ */
+export function cursors(inputs: readonly Value[], make: (inputs: Step[]) => Step): { next: () => Value | typeof DONE; step: Step | null } {
+  const sync = inputs.map((v) => iterate(v));
+  const next = make(sync) as () => Value | typeof DONE;
+  if (!inputs.some(waits)) return { next, step: null };
+  // One position per input: the cursor of an input that never waits serves both.
+  return { next, step: make(inputs.map((v, i) => (waits(v) ? v.step! : sync[i]!))) };
+}
+
+/**
+ * `f` of an item that may be DONE or Pending: DONE stays DONE, a Pending continues with `f` once
+ * settled. For iterators made over others (enumerate over a generator expression).
+ */
+export function mapItem(item: Value | typeof DONE | Pending, f: (v: Value) => Value | typeof DONE | Pending): Value | typeof DONE | Pending {
+  if (item === DONE) return DONE;
+  if (item instanceof Pending) return item.then((x: Value | typeof DONE) => (x === DONE ? DONE : f(x)));
+  return f(item);
+}
