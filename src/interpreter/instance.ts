@@ -6,11 +6,12 @@
 // A hook that is absent means what it means for a plain CPython object: equality and hashing by
 // identity, no ordering, no arithmetic, not iterable, not subscriptable, always true. Dict
 // subclasses (Counter, defaultdict, OrderedDict) are PyDicts instead (every dict operation
-// applies to them) whose `cls` names their type; the hooks they may add are in DictHooks.
+// applies to them) whose `cls` names their type; the hooks they may add are in DictHooks. Named
+// tuples are PyTuples the same way (named-tuple.ts).
 import type { Budget } from "./budget.js";
 import type { Kwargs, NativeContext, NativeFn, NativeMethod } from "./native.js";
 import { PyType } from "./objects.js";
-import { type HashKey, objectKey, PyDict, PyObject, type Value } from "./values.js";
+import { type HashKey, objectKey, PyDict, PyObject, PyTuple, type Value } from "./values.js";
 
 /** A binary or comparison hook's answer when it does not handle the other operand. */
 export const NOT_HANDLED: unique symbol = Symbol("not handled");
@@ -145,10 +146,10 @@ export class PyClass extends PyType {
   }
 }
 
-/** The module-defined class of a value, if it has one (an instance or a dict subclass). */
+/** The module-defined class of a value, if it has one (an instance, a dict or tuple subclass). */
 export function classOf(v: Value): PyClass | null {
   if (v instanceof PyInstance) return v.cls;
-  if (v instanceof PyDict) return v.cls;
+  if (v instanceof PyDict || v instanceof PyTuple) return v.cls;
   return null;
 }
 

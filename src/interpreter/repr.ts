@@ -392,6 +392,8 @@ class Printer {
     if (typeof v !== "object" || v === null || v instanceof PyFloat) return scalarRepr(v as Exclude<Value, string>, this.charge)!;
     if (v instanceof PyList) return this.container(v, "[", "]", () => v.items.map((x) => this.repr(x)));
     if (v instanceof PyTuple) {
+      // A named tuple (named-tuple.ts) spells itself.
+      if (hasRepr(v)) return this.container(v, "", "", () => [v.pyRepr((x) => this.repr(x))]);
       if (v.items.length === 1) return this.container(v, "(", ",)", () => [this.repr(v.items[0]!)]);
       return this.container(v, "(", ")", () => v.items.map((x) => this.repr(x)));
     }

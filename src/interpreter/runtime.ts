@@ -25,6 +25,7 @@ import { Owned, setLongTimeout, type WaitStart } from "./ownership.js";
 import { type Charge, repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { MIN_SLICE_MS, sliceFor, waitForSlice } from "./scheduler.js";
 import { PyClass, PyInstance } from "./instance.js";
+import { namedTupleAttribute } from "./named-tuple.js";
 import { itemsSize } from "./sizes.js";
 import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
@@ -577,6 +578,10 @@ export function getAttribute(obj: Value, name: string): Value {
   if (obj instanceof PyDict && obj.cls !== null) {
     const method = obj.cls.method(name);
     if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
+  }
+  if (obj instanceof PyTuple && obj.cls !== null) {
+    const v = namedTupleAttribute(obj, name);
+    if (v !== undefined) return v;
   }
   if (obj instanceof PyType) {
     const fn = TYPE_ATTRIBUTES.get(obj.name)?.get(name);

@@ -47,6 +47,11 @@ export class PyList {
 
 export class PyTuple {
   constructor(readonly items: readonly Value[]) {}
+
+  /** The module-defined subclass (a named tuple: named-tuple.ts), or null for a tuple. */
+  get cls(): PyClass | null {
+    return null;
+  }
 }
 
 export const EMPTY_TUPLE = new PyTuple([]);
@@ -331,7 +336,7 @@ export function typeName(v: Value): string {
   if (v instanceof PyFloat) return "float";
   if (v instanceof PyList) return "list";
   if (v instanceof PyDict) return v.cls === null ? "dict" : v.cls.name;
-  if (v instanceof PyTuple) return "tuple";
+  if (v instanceof PyTuple) return v.cls === null ? "tuple" : v.cls.name;
   if (v instanceof PySet) return v.frozen ? "frozenset" : "set";
   if (v instanceof PyBytes) return "bytes";
   if (v instanceof PyRange) return "range";

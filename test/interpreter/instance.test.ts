@@ -159,7 +159,7 @@ describe("module-defined types", () => {
     const ctx = testContext();
     const c = new Cents(21);
     expect(getAttribute(c, "n")).toBe(21);
-    const double = getAttribute(c, "double") as { call: (ctx: unknown, a: Value[], k: null) => Value };
+    const double = getAttribute(c, "double") as unknown as { call: (ctx: unknown, a: Value[], k: null) => Value };
     expect(repr(double.call(ctx, [], null))).toBe("Cents(42)");
     expect(repr(getAttribute(CENTS, "zero"))).toBe("Cents(0)");
     for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty", "pyRepr", "cls"]) {
