@@ -87,6 +87,11 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
    * (the call waits on a tool call), so it is typed as a native function's result.
    */
   pyCall?(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value;
+  /**
+   * `isinstance(v, this)` for an instance that stands for types (`int | str`, typing.List);
+   * `test` checks `v` against one class. Absent: not usable in isinstance.
+   */
+  pyInstanceCheck?(v: Value, test: (cls: Value) => boolean): boolean;
 }
 
 /** What a dict subclass may add to the dict it is. */
@@ -105,6 +110,8 @@ export interface DictHooks extends CommonHooks {
 export class PyClass extends PyType {
   readonly attrs = new Map<string, Value>();
   readonly methods = new Map<string, NativeMethod<any>>();
+  /** `cls[key]` (CPython's __class_getitem__: `deque[int]`, `Generic[T]`); null: not subscriptable. */
+  classGetItem: ((key: Value, budget: Budget) => Value) | null = null;
 
   constructor(
     name: string,
@@ -113,8 +120,10 @@ export class PyClass extends PyType {
     construct: NativeFn,
     /** The type it derives from (date for datetime, dict for Counter): methods fall back to it. */
     readonly base: PyClass | null = null,
+    /** isinstance's test, when it is not "an instance of this class or of a subclass". */
+    test?: (v: Value) => boolean,
   ) {
-    super(name, construct, (v) => isInstanceOf(v, this));
+    super(name, construct, test ?? ((v) => isInstanceOf(v, this)));
   }
 
   override pyRepr(): string {
