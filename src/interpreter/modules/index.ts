@@ -7,6 +7,7 @@ import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
+import { STRING_MODULE } from "./string.js";
 import { TYPING_MODULE } from "./typing.js";
 import { URLLIB_PARSE_MODULE } from "./urllib-parse.js";
 
@@ -22,6 +23,7 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
+  ["string", () => moduleFrom("string", STRING_MODULE)],
   ["typing", () => moduleFrom("typing", TYPING_MODULE)],
   ["urllib", () => moduleFrom("urllib", {})],
   ["urllib.parse", () => moduleFrom("urllib.parse", URLLIB_PARSE_MODULE)],
