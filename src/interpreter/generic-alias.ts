@@ -74,7 +74,7 @@ export interface Parameterized {
 
 /** `v` with its type parameters replaced as `map` says. */
 export function substituted(v: Value, map: Map<TypeParameter, Value>): Value {
-  if (v instanceof TypeParameter) return map.get(v) ?? v;
+  if (v instanceof TypeParameter) return map.has(v) ? map.get(v)! : v;
   if (v instanceof PyList) return new PyList(v.items.map((x) => substituted(x, map)));
   if (v instanceof PyInstance && typeof (v as Partial<Parameterized>).substitute === "function") return (v as unknown as Parameterized).substitute(map);
   return v;

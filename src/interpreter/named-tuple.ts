@@ -164,5 +164,5 @@ export function bindPython(
     const list = quoted.length === 1 ? quoted[0] : quoted.length === 2 ? `${quoted[0]} and ${quoted[1]}` : `${quoted.slice(0, -1).join(", ")}, and ${quoted.at(-1)}`;
     throw pyError("TypeError", `${qualname}() missing ${missing.length} required positional argument${missing.length === 1 ? "" : "s"}: ${list}`);
   }
-  return out.map((v, i) => v ?? defaults[i - required]!);
+  return out.map((v, i) => (v === undefined ? defaults[i - required]! : v));
 }

@@ -410,7 +410,7 @@ function newTypeVar(ctx: NativeContext, args: Value[], kwargs: Kwargs | null, pa
     if (k === "name" && name !== undefined) throw pyError("TypeError", `${fn}() got multiple values for argument 'name'`);
     options.set(k, v);
   }
-  const label = name ?? options.get("name");
+  const label = name !== undefined ? name : options.get("name");
   if (label === undefined) throw pyError("TypeError", `${fn}() missing 1 required positional argument: 'name'`);
   if (paramSpec && constraints.length > 0) throw pyError("TypeError", `${fn}() takes 2 positional arguments but ${args.length + 1} were given`);
   if (typeof label !== "string") throw pyError("TypeError", `can only concatenate str (not "${typeName(label)}") to str`);

@@ -764,8 +764,8 @@ const urlencode: NativeFn = (ctx, args, kwargs) => {
     pairs = ctx.toList(query!);
   }
   const safe = safeArg === undefined ? "" : safeArg;
-  const via = quoteVia ?? null;
-  const builtin = via instanceof PyBuiltin ? via.fn : via === null ? quotePlus : null;
+  const via = quoteVia;
+  const builtin = via === undefined ? quotePlus : via instanceof PyBuiltin ? via.fn : null;
   const quoteOne = (v: Value): string => {
     if (builtin === quotePlus || builtin === quote) {
       const q = builtin === quotePlus ? quotePlusValue : quoteValue;
