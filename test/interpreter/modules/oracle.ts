@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { execute } from "../../../src/interpreter/execute.js";
 import { cpython, normalizeResult, plainResult } from "../cpython.js";
+import { measure } from "../stall.js";
 
 /** One `it` per snippet under `title`, each compared with CPython 3.11's outcome. */
 export function agreesWithCPython(title: string, sources: readonly string[]): void {
@@ -32,4 +33,21 @@ export function printEach(setup: string, expressions: readonly string[]): string
   const caught = `except Exception as e:\n    r = repr(e)\n    print("!", r[:r.find("(")], e)`;
   const body = expressions.map((e) => `try:\n    print(repr(${e}))\n${caught}`).join("\n");
   return `${setup}\n${body}`;
+}
+
+/**
+ * Runs a hostile script at default limits: it must end with a ResourceLimitError, quickly and
+ * without holding the event loop long. The bounds are generous, and the best of three runs
+ * counts (a loaded machine runs these several times slower): what they catch is work done
+ * before a refusal, seconds of it.
+ */
+export async function expectStopsQuickly(source: string): Promise<void> {
+  let best = { wallMs: Infinity, stallMs: Infinity, type: "" };
+  for (let run = 0; run < 3 && (best.wallMs >= 1000 || best.stallMs >= 200); run++) {
+    const { result, wallMs, stallMs } = await measure(source);
+    best = { wallMs: Math.min(best.wallMs, wallMs), stallMs: Math.min(best.stallMs, stallMs), type: result.error?.type ?? "none" };
+  }
+  expect(best.type).toBe("ResourceLimitError");
+  expect(best.wallMs).toBeLessThan(1000);
+  expect(best.stallMs).toBeLessThan(200);
 }
