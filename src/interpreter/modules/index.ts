@@ -5,6 +5,8 @@ import { PyBuiltin, PyModule } from "../objects.js";
 import type { NativeFn } from "../native.js";
 import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
+import { BASE64_MODULE } from "./base64.js";
+import { BINASCII_MODULE } from "./binascii.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { STRING_MODULE } from "./string.js";
@@ -21,6 +23,8 @@ export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>
 /** Every standard module, keyed by its import name (`urllib.parse` for a submodule). */
 export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
+  ["base64", () => moduleFrom("base64", BASE64_MODULE)],
+  ["binascii", () => moduleFrom("binascii", BINASCII_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["string", () => moduleFrom("string", STRING_MODULE)],
