@@ -7,6 +7,7 @@ import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
 import { BASE64_MODULE } from "./base64.js";
 import { BINASCII_MODULE } from "./binascii.js";
+import { hashlibModule } from "./hashlib.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { STRING_MODULE } from "./string.js";
@@ -25,6 +26,7 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
   ["base64", () => moduleFrom("base64", BASE64_MODULE)],
   ["binascii", () => moduleFrom("binascii", BINASCII_MODULE)],
+  ["hashlib", () => moduleFrom("hashlib", hashlibModule())],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["string", () => moduleFrom("string", STRING_MODULE)],
