@@ -428,7 +428,9 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     // A module-defined type (instance.ts) first, as its __op__/__rop__ would be.
     const r = instanceBinary(op as Operator, a, b, budget);
     if (r !== NOT_HANDLED) return r;
-    if (a instanceof PyInstance || b instanceof PyInstance) throw unsupported(op, a, b);
+    // `'%s' % value` formats any value; other operators need the type's own hook.
+    const formatted = op === "%" && typeof a === "string";
+    if ((a instanceof PyInstance || b instanceof PyInstance) && !formatted) throw unsupported(op, a, b);
   }
   if (typeof a === "string") {
     if (op === "+" && typeof b === "string") {
