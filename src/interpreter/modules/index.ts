@@ -13,6 +13,7 @@ import { MATH_MODULE } from "./math.js";
 import { STRING_MODULE } from "./string.js";
 import { TYPING_MODULE } from "./typing.js";
 import { URLLIB_PARSE_MODULE } from "./urllib-parse.js";
+import { UUID_MODULE } from "./uuid.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -33,4 +34,5 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["typing", () => moduleFrom("typing", TYPING_MODULE)],
   ["urllib", () => moduleFrom("urllib", {})],
   ["urllib.parse", () => moduleFrom("urllib.parse", URLLIB_PARSE_MODULE)],
+  ["uuid", () => moduleFrom("uuid", UUID_MODULE)],
 ]);
