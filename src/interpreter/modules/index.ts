@@ -8,6 +8,7 @@ import { ASYNCIO_MODULE } from "./asyncio.js";
 import { BASE64_MODULE } from "./base64.js";
 import { BINASCII_MODULE } from "./binascii.js";
 import { hashlibModule } from "./hashlib.js";
+import { HTML_MODULE } from "./html.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { STRING_MODULE } from "./string.js";
@@ -28,6 +29,7 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["base64", () => moduleFrom("base64", BASE64_MODULE)],
   ["binascii", () => moduleFrom("binascii", BINASCII_MODULE)],
   ["hashlib", () => moduleFrom("hashlib", hashlibModule())],
+  ["html", () => moduleFrom("html", HTML_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["string", () => moduleFrom("string", STRING_MODULE)],
