@@ -11,6 +11,7 @@ import { hashlibModule } from "./hashlib.js";
 import { HTML_MODULE } from "./html.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
+import { SHLEX_MODULE } from "./shlex.js";
 import { STRING_MODULE } from "./string.js";
 import { TYPING_MODULE } from "./typing.js";
 import { URLLIB_PARSE_MODULE } from "./urllib-parse.js";
@@ -32,6 +33,7 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["html", () => moduleFrom("html", HTML_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
+  ["shlex", () => moduleFrom("shlex", SHLEX_MODULE)],
   ["string", () => moduleFrom("string", STRING_MODULE)],
   ["typing", () => moduleFrom("typing", TYPING_MODULE)],
   ["urllib", () => moduleFrom("urllib", {})],
