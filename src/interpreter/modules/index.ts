@@ -13,6 +13,7 @@ import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { SHLEX_MODULE } from "./shlex.js";
 import { STRING_MODULE } from "./string.js";
+import { TEXTWRAP_MODULE } from "./textwrap.js";
 import { TYPING_MODULE } from "./typing.js";
 import { URLLIB_PARSE_MODULE } from "./urllib-parse.js";
 import { UUID_MODULE } from "./uuid.js";
@@ -35,6 +36,7 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["shlex", () => moduleFrom("shlex", SHLEX_MODULE)],
   ["string", () => moduleFrom("string", STRING_MODULE)],
+  ["textwrap", () => moduleFrom("textwrap", TEXTWRAP_MODULE)],
   ["typing", () => moduleFrom("typing", TYPING_MODULE)],
   ["urllib", () => moduleFrom("urllib", {})],
   ["urllib.parse", () => moduleFrom("urllib.parse", URLLIB_PARSE_MODULE)],
