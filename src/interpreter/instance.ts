@@ -92,6 +92,10 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
    * `test` checks `v` against one class. Absent: not usable in isinstance.
    */
   pyInstanceCheck?(v: Value, test: (cls: Value) => boolean): boolean;
+  /** `copy.copy(x)`: a shallow copy. Absent: x itself (an immutable value, or one copy cannot see into). */
+  pyCopy?(ctx: NativeContext): Value;
+  /** `copy.deepcopy(x)`: a copy whose parts are `deep(part)`. Absent: x itself. */
+  pyDeepCopy?(deep: (v: Value) => Value, ctx: NativeContext): Value;
 }
 
 /** What a dict subclass may add to the dict it is. */
@@ -100,6 +104,11 @@ export interface DictHooks extends CommonHooks {
   pyMissing?(key: Value, budget: Budget): Value | undefined;
   /** repr(), in place of the dict's `{...}`: `repr` renders nested values. */
   pyRepr?(repr: (v: Value) => string): string;
+  /**
+   * `copy.copy(d)`: an empty-or-full dict of the same class with the same extra state (a
+   * defaultdict's factory); copy.deepcopy refills it with deep copies. Absent: `cls(d)`.
+   */
+  pyCopy?(ctx: NativeContext): PyDict;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
 import { BASE64_MODULE } from "./base64.js";
 import { BINASCII_MODULE } from "./binascii.js";
+import { COPY_MODULE } from "./copy.js";
 import { hashlibModule } from "./hashlib.js";
 import { HTML_MODULE } from "./html.js";
 import { JSON_MODULE } from "./json.js";
@@ -30,6 +31,7 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
   ["base64", () => moduleFrom("base64", BASE64_MODULE)],
   ["binascii", () => moduleFrom("binascii", BINASCII_MODULE)],
+  ["copy", () => moduleFrom("copy", COPY_MODULE)],
   ["hashlib", () => moduleFrom("hashlib", hashlibModule())],
   ["html", () => moduleFrom("html", HTML_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
