@@ -188,7 +188,9 @@ describe("execution", () => {
 
   it("explains imports that are not available", async () => {
     const r = await execute("import os");
-    expect(r.error).toMatchObject({ type: "ImportError", message: "module 'os' is not available in the sandbox (available: asyncio, json, math, sys)" });
+    expect(r.error?.type).toBe("ImportError");
+    // The list grows with every module added; its form and its first entries are what is fixed.
+    expect(r.error?.message).toMatch(/^module 'os' is not available in the sandbox \(available: asyncio, .*json, math, .*sys.*\)$/);
   });
 
   it("says why open() and eval() are missing", async () => {
