@@ -146,7 +146,10 @@ describe("the workspace module", () => {
 
   it("is not importable without a workspace", async () => {
     const r = await execute("import workspace");
-    expect(r.error).toMatchObject({ type: "ImportError", message: "module 'workspace' is not available in the sandbox (available: asyncio, json, math, sys)" });
+    expect(r.error?.type).toBe("ImportError");
+    // The list grows with every module added; its form, and that workspace is not in it, are fixed.
+    expect(r.error?.message).toMatch(/^module 'workspace' is not available in the sandbox \(available: asyncio, .*json, math, .*sys.*\)$/);
+    expect(r.error?.message).not.toMatch(/workspace,|workspace\)$/);
   });
 });
 
