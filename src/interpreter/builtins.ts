@@ -4,6 +4,7 @@
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
 import { ascii, formatValue } from "./format.js";
 import { bind, intArg, type Kwargs, type NativeContext, type NativeFn, noKwargs, strArg } from "./native.js";
+import { NONE_TYPE } from "./generic-alias.js";
 import { classOf, instanceBinary, NOT_HANDLED, PyInstance } from "./instance.js";
 import { after, DONE, HostCallable, HostObject, Pending, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType, type Step } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
@@ -386,7 +387,7 @@ export const TYPE_ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, NativeFn>>
   ["str", new Map([["maketrans", maketrans]])],
 ]);
 
-const otherTypes = new Map<string, PyType>();
+const otherTypes = new Map<string, PyType>([["NoneType", NONE_TYPE]]);
 
 /** type(x): the built-in type object, or a stand-in type named as Python names it. */
 export function typeOf(args: Value[]): Value {
@@ -417,6 +418,8 @@ function isInstance(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): 
     if (c instanceof PyType) return c.test(v);
     if (c instanceof PyExcType) return v instanceof PyException && v.type.isSubclassOf(c);
     if (c instanceof PyTuple) return c.items.some(check);
+    // `int | str`, typing.List, typing.Optional[int] (generic-alias.ts, typing.ts).
+    if (c instanceof PyInstance && c.pyInstanceCheck) return c.pyInstanceCheck(v, check);
     throw pyError("TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
   };
   return check(t);

@@ -961,12 +961,18 @@ class Compiler implements ClosureCompiler {
 
   private importStatement(s: A.Import, scope: Scope): Stmt {
     const rt = this.rt;
+    // `import a.b` imports a.b and binds `a` (the package, with `b` now an attribute);
+    // `import a.b as c` binds the submodule itself.
     const parts = s.names.map((a) => ({
       module: a.name,
+      bound: a.asname === null ? a.name.split(".")[0]! : a.name,
       store: this.storeName(a.asname ?? a.name.split(".")[0]!, scope),
     }));
     return (f) => {
-      for (const p of parts) p.store(f, rt.importModule(p.module));
+      for (const p of parts) {
+        const module = rt.importModule(p.module);
+        p.store(f, p.bound === p.module ? module : rt.importModule(p.bound));
+      }
       return undefined;
     };
   }
@@ -978,7 +984,8 @@ class Compiler implements ClosureCompiler {
     return (f) => {
       const module = rt.importModule(moduleName);
       for (const n of names) {
-        const v = module.attrs.get(n.name);
+        // `from urllib import parse`: a submodule not imported yet is imported now.
+        const v = module.attrs.get(n.name) ?? (rt.hasModule(`${moduleName}.${n.name}`) ? rt.importModule(`${moduleName}.${n.name}`) : undefined);
         if (v === undefined) {
           throw pyError("ImportError", `cannot import name '${n.name}' from '${moduleName}' (available: ${[...module.attrs.keys()].sort().join(", ")})`);
         }

@@ -6,7 +6,8 @@
 // A hook that is absent means what it means for a plain CPython object: equality and hashing by
 // identity, no ordering, no arithmetic, not iterable, not subscriptable, always true. Dict
 // subclasses (Counter, defaultdict, OrderedDict) are PyDicts instead (every dict operation
-// applies to them) whose `cls` names their type; the hooks they may add are in DictHooks.
+// applies to them) whose `cls` names their type; the hooks they may add are in DictHooks. Named
+// tuples are PyTuples the same way (named-tuple.ts).
 import type { Budget } from "./budget.js";
 import type { Kwargs, NativeContext, NativeFn, NativeMethod } from "./native.js";
 import { type DONE, PyIterator, PyType } from "./objects.js";
@@ -106,6 +107,15 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
    * (the call waits on a tool call), so it is typed as a native function's result.
    */
   pyCall?(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value;
+  /**
+   * `isinstance(v, this)` for an instance that stands for types (`int | str`, typing.List);
+   * `test` checks `v` against one class. Absent: not usable in isinstance.
+   */
+  pyInstanceCheck?(v: Value, test: (cls: Value) => boolean): boolean;
+  /** `copy.copy(x)`: a shallow copy. Absent: x itself (an immutable value, or one copy cannot see into). */
+  pyCopy?(ctx: NativeContext): Value;
+  /** `copy.deepcopy(x)`: a copy whose parts are `deep(part)`. Absent: x itself. */
+  pyDeepCopy?(deep: (v: Value) => Value, ctx: NativeContext): Value;
 }
 
 /** What a dict subclass may add to the dict it is. */
@@ -119,6 +129,11 @@ export interface DictHooks extends CommonHooks {
    * repr (`{'a': 1}`, or `{...}` inside itself). A repr that does not use `dict` guards its own cycles.
    */
   pyRepr?(repr: (v: Value) => string, dict: () => string): string;
+  /**
+   * `copy.copy(d)`: an empty-or-full dict of the same class with the same extra state (a
+   * defaultdict's factory); copy.deepcopy refills it with deep copies. Absent: `cls(d)`.
+   */
+  pyCopy?(ctx: NativeContext): PyDict;
 }
 
 /**
@@ -129,6 +144,8 @@ export interface DictHooks extends CommonHooks {
 export class PyClass extends PyType {
   readonly attrs = new Map<string, Value>();
   readonly methods = new Map<string, NativeMethod<any>>();
+  /** `cls[key]` (CPython's __class_getitem__: `deque[int]`, `Generic[T]`); null: not subscriptable. */
+  classGetItem: ((key: Value, budget: Budget) => Value) | null = null;
 
   constructor(
     name: string,
@@ -142,8 +159,10 @@ export class PyClass extends PyType {
      * its module too (`'collections.deque' object has no attribute 'x'`), one written in Python not.
      */
     readonly tpName: string = name,
+    /** isinstance's test, when it is not "an instance of this class or of a subclass". */
+    test?: (v: Value) => boolean,
   ) {
-    super(name, construct, (v) => isInstanceOf(v, this));
+    super(name, construct, test ?? ((v) => isInstanceOf(v, this)));
   }
 
   override pyRepr(): string {

@@ -8,12 +8,12 @@
 //   const RESULT = new NamedTupleClass("SplitResult", "urllib.parse", ["scheme", "netloc", ...]);
 //   RESULT.properties.set("hostname", (self) => ...);   // a computed attribute
 //   RESULT.methods.set("geturl", (ctx, self) => ...);    // a method
-//   const value = RESULT.make([scheme, netloc, ...]);
+//   const value = RESULT.make(ctx, [scheme, netloc, ...]);
 import { pyError } from "./errors.js";
 import { PyClass } from "./instance.js";
 import { bind, type Kwargs, type NativeContext, noKwargs } from "./native.js";
 import { PyBuiltin } from "./objects.js";
-import { entrySize, itemsSize, SLOT } from "./sizes.js";
+import { entrySize, itemsSize, SLOT, TUPLE } from "./sizes.js";
 import { PyDict, PyTuple, type Value } from "./values.js";
 
 /** An instance of a named tuple class: a tuple with its class. */
@@ -77,9 +77,15 @@ export class NamedTupleClass extends PyClass {
     this.methods.set("_replace", (ctx, self: NamedTuple, args, kwargs) => this.replace(ctx, self, args, kwargs));
   }
 
-  /** An instance holding `values`, one per field (the caller passes the right number). */
-  make(values: readonly Value[]): NamedTuple {
+  /** An instance holding `values`, one per field (the caller passes the right number), charged to `ctx`'s budget. */
+  make(ctx: NativeContext | null, values: readonly Value[]): NamedTuple {
+    ctx?.budget.alloc(TUPLE + itemsSize(values));
     return new NamedTuple(this, values);
+  }
+
+  /** The position of field `name`, or undefined. */
+  fieldIndex(name: string): number | undefined {
+    return this.index.get(name);
   }
 
   /** `Point(1, y=2)`: CPython's `__new__` binding, with its messages. */

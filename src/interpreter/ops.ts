@@ -2,8 +2,9 @@
 // indexing and slicing, iteration. Errors carry CPython's messages.
 import { bitLength, divSteps, intBits, linearOpSteps, linearSteps, mulSteps, powSteps, sizeBits } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
-import { EXC, pyError, PyException } from "./errors.js";
-import { DONE, PyDictView, PyIterator } from "./objects.js";
+import { EXC, PyExcType, pyError, PyException } from "./errors.js";
+import { DONE, PyDictView, PyIterator, PyType } from "./objects.js";
+import { subscriptType, typeUnion } from "./generic-alias.js";
 import { classOf, dictHooks, instanceBinary, instanceCompare, instanceEquals, instanceUnary, NOT_HANDLED, type Operator, PyInstance } from "./instance.js";
 import { repr } from "./repr.js";
 import { entrySize, MAP_ENTRY, SLOT, storedSize } from "./sizes.js";
@@ -524,6 +525,11 @@ function sequenceBinary(op: BinaryOp, a: Value, b: Value, budget: Budget, format
     // CPython asks the left operand first: [1] * [2] names the right one.
     const other = isSequence(a) ? b : a;
     throw pyError("TypeError", `can't multiply sequence by non-int of type '${typeName(other)}'`);
+  }
+  if (op === "|") {
+    // `int | None`: a type expression (generic-alias.ts).
+    const union = typeUnion(a, b, budget);
+    if (union !== null) return union;
   }
   throw unsupported(op, a, b);
 }
@@ -1071,6 +1077,8 @@ function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
   }
   if (container instanceof Tensor) return tensorGetItem(container, key);
   if (container instanceof PyInstance && container.pyGetItem) return container.pyGetItem(key, budget);
+  // `list[int]`, `dict[str, Any]`: a type expression (generic-alias.ts).
+  if (container instanceof PyType || container instanceof PyExcType) return subscriptType(container, key, budget);
   throw pyError("TypeError", `'${typeName(container)}' object is not subscriptable`);
 }
 

@@ -303,9 +303,21 @@ export class Runtime implements NativeContext {
       const available = [...this.modules.keys()].sort().join(", ");
       throw pyError("ImportError", `module '${name}' is not available in the sandbox (available: ${available})`);
     }
+    // A submodule (`urllib.parse`) becomes an attribute of its package once imported, as in CPython.
+    const dot = name.lastIndexOf(".");
+    const parent = dot > 0 ? this.importModule(name.slice(0, dot)) : null;
     const module = make();
     this.loaded.set(name, module);
+    parent?.attrs.set(name.slice(dot + 1), module);
+    // A package comes with its submodules, as CPython's startup has imported them already
+    // (`import urllib` then `urllib.parse.quote(...)` works there).
+    for (const sub of this.modules.keys()) if (sub.startsWith(name + ".") && !sub.includes(".", name.length + 1)) this.importModule(sub);
     return module;
+  }
+
+  /** Whether `name` is a module a script may import (`from urllib import parse` asks for `urllib.parse`). */
+  hasModule(name: string): boolean {
+    return this.modules.has(name);
   }
 
   // ---------------------------------------------------------------- attributes

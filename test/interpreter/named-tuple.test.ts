@@ -28,7 +28,7 @@ const call = (args: Value[], kwargs: [string, Value][] = []) => POINT.construct(
 
 describe("named tuples", () => {
   it("are tuples: equal and hashed as the tuple of their items, indexable, and typed by their class", () => {
-    const p = POINT.make([1, 2]);
+    const p = POINT.make(null, [1, 2]);
     expect(equals(p, new PyTuple([1, 2]))).toBe(true);
     expect(hashOf(p, new Budget(DEFAULT_LIMITS))).toBe(hashOf(new PyTuple([1, 2]), new Budget(DEFAULT_LIMITS)));
     expect(getItem(p, -1, new Budget(DEFAULT_LIMITS))).toBe(2);
@@ -50,7 +50,7 @@ describe("named tuples", () => {
 
   it("read fields, computed attributes, class attributes and methods, and nothing of JavaScript", () => {
     const ctx = testContext();
-    const p = POINT.make([3, 4]);
+    const p = POINT.make(null, [3, 4]);
     expect(getAttribute(p, "y")).toBe(4);
     expect(getAttribute(p, "norm1")).toBe(7);
     expect(repr(getAttribute(p, "_fields"))).toBe("('x', 'y')");
