@@ -7,6 +7,7 @@ import type { Value } from "../values.js";
 import { ASYNCIO_MODULE } from "./asyncio.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
+import { RE_MODULE } from "./re/index.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -20,4 +21,5 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["asyncio", () => moduleFrom("asyncio", ASYNCIO_MODULE)],
   ["json", () => moduleFrom("json", JSON_MODULE)],
   ["math", () => moduleFrom("math", MATH_MODULE)],
+  ["re", () => moduleFrom("re", RE_MODULE)],
 ]);

@@ -1,0 +1,154 @@
+// The character classes and case mappings of CPython's regular expression engine (sre), for
+// str patterns (Unicode) and for bytes patterns or re.ASCII (ASCII only).
+//
+// Unicode answers come from the JS engine's own tables, the same ones the str methods use:
+// \w is str.isalnum() or "_", \d str.isdecimal(), \s str.isspace(); a case mapping is the first
+// code point of the full mapping, which is what CPython's _PyUnicode_ToLowercase and
+// _PyUnicode_ToUppercase return. Characters assigned after Unicode 14 (CPython 3.11's version)
+// follow the newer tables. Answers for code points from 256 on are computed a block of 256 at a
+// time, when the block is first met, and kept.
+
+/** Python's whitespace (str.isspace): White_Space as CPython defines it, not JS's \s. */
+export function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c >= 0x1c;
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+export function isAsciiSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+export function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+export function isAsciiWord(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
+
+const BLOCKS = 0x110000 >> 8;
+
+/** A yes/no property of code points, answered from a bitmap per block of 256, made on first use. */
+class BlockPredicate {
+  private readonly blocks: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(BLOCKS);
+
+  constructor(private readonly test: RegExp) {}
+
+  has(c: number): boolean {
+    const b = c >> 8;
+    const block = this.blocks[b] ?? (this.blocks[b] = this.fill(b));
+    return block[c & 0xff] === 1;
+  }
+
+  private fill(b: number): Uint8Array {
+    const block = new Uint8Array(256);
+    for (let i = 0; i < 256; i++) block[i] = this.test.test(String.fromCodePoint((b << 8) | i)) ? 1 : 0;
+    return block;
+  }
+}
+
+// CPython's isalnum() is isalpha() (categories L*), or isdecimal/isdigit/isnumeric, all of which
+// lie in L* and N* (checked against CPython 3.11 over every code point).
+const WORD = new BlockPredicate(/^[\p{L}\p{N}_]$/u);
+const DIGIT = new BlockPredicate(/^\p{Nd}$/u);
+
+export function isWord(c: number): boolean {
+  return c < 0x80 ? isAsciiWord(c) : WORD.has(c);
+}
+
+export function isDigit(c: number): boolean {
+  return c < 0x80 ? isAsciiDigit(c) : DIGIT.has(c);
+}
+
+/** A code-point mapping, computed a block at a time. */
+class BlockMapping {
+  private readonly blocks: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(BLOCKS);
+
+  constructor(private readonly map: (s: string) => string) {}
+
+  get(c: number): number {
+    const b = c >> 8;
+    const block = this.blocks[b] ?? (this.blocks[b] = this.fill(b));
+    return block[c & 0xff]!;
+  }
+
+  private fill(b: number): Int32Array {
+    const block = new Int32Array(256);
+    for (let i = 0; i < 256; i++) {
+      const c = (b << 8) | i;
+      block[i] = c >= 0xd800 && c <= 0xdfff ? c : this.map(String.fromCodePoint(c)).codePointAt(0)!;
+    }
+    return block;
+  }
+}
+
+const LOWER = new BlockMapping((s) => s.toLowerCase());
+const UPPER = new BlockMapping((s) => s.toUpperCase());
+
+export function lower(c: number): number {
+  if (c < 0x80) return c >= 0x41 && c <= 0x5a ? c + 32 : c;
+  return LOWER.get(c);
+}
+
+export function upper(c: number): number {
+  if (c < 0x80) return c >= 0x61 && c <= 0x7a ? c - 32 : c;
+  return UPPER.get(c);
+}
+
+/** sre's unicode_iscased: the character changes under one of the two mappings. */
+export function isCased(c: number): boolean {
+  return lower(c) !== c || upper(c) !== c;
+}
+
+export function asciiLower(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c + 32 : c;
+}
+
+export function asciiUpper(c: number): number {
+  return c >= 0x61 && c <= 0x7a ? c - 32 : c;
+}
+
+export function isAsciiCased(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+let fixes: Map<number, readonly number[]> | null = null;
+
+/**
+ * For a lowercase character, the other lowercase characters with the same (full) uppercase:
+ * 's' and 'ſ' (both 'S'), 'ι', '\u0345' and 'ι' (all 'Ι')... sre matches them with each other under
+ * IGNORECASE although their lowercase forms differ. Derived once from the case mappings of the
+ * Basic Multilingual Plane, where all of CPython 3.11's cases lie (a test compares the table with
+ * CPython's re._casefix): about a millisecond, when the first case-insensitive pattern compiles.
+ */
+export function caseFixes(): Map<number, readonly number[]> {
+  if (fixes !== null) return fixes;
+  const units = new Uint16Array(0x10000 - 0x800);
+  for (let c = 0, i = 0; c < 0x10000; c++) if (c < 0xd800 || c > 0xdfff) units[i++] = c;
+  const all = new TextDecoder("utf-16le").decode(units);
+  const groups = new Map<string, Set<number>>();
+  for (const m of all.matchAll(/\p{Changes_When_Casemapped}/gu)) {
+    const l = lower(m[0].codePointAt(0)!);
+    const key = String.fromCodePoint(l).toUpperCase();
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, (group = new Set()));
+    group.add(l);
+  }
+  fixes = new Map();
+  for (const group of groups.values()) {
+    if (group.size < 2) continue;
+    for (const l of group) fixes.set(l, [...group].filter((x) => x !== l).sort((a, b) => a - b));
+  }
+  return fixes;
+}
