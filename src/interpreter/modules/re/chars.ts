@@ -39,11 +39,32 @@ export function isAsciiWord(c: number): boolean {
 
 const BLOCKS = 0x110000 >> 8;
 
+/** Blocks filled since the VM last charged for them (takeFillWork). */
+let filled = 0;
+
+/**
+ * How many blocks of 256 code points the tables below filled since the last call: each is about
+ * as much work as stepping a few dozen threads, and the machine charges it as such.
+ */
+export function takeFillWork(): number {
+  const n = filled;
+  filled = 0;
+  return n;
+}
+
+/** The 256 code points of block `b` as one string (lone surrogates in the surrogate blocks). */
+function blockText(b: number): string {
+  const codes = new Array<number>(256);
+  for (let i = 0; i < 256; i++) codes[i] = (b << 8) | i;
+  return String.fromCodePoint(...codes);
+}
+
 /** A yes/no property of code points, answered from a bitmap per block of 256, made on first use. */
 class BlockPredicate {
   private readonly blocks: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(BLOCKS);
 
-  constructor(private readonly test: RegExp) {}
+  /** `members` matches (globally) the code points that have the property. */
+  constructor(private readonly members: RegExp) {}
 
   has(c: number): boolean {
     const b = c >> 8;
@@ -52,16 +73,20 @@ class BlockPredicate {
   }
 
   private fill(b: number): Uint8Array {
+    filled++;
     const block = new Uint8Array(256);
-    for (let i = 0; i < 256; i++) block[i] = this.test.test(String.fromCodePoint((b << 8) | i)) ? 1 : 0;
+    const text = blockText(b);
+    const wide = b >= 0x100;
+    this.members.lastIndex = 0;
+    for (const m of text.matchAll(this.members)) block[wide ? m.index! >> 1 : m.index!] = 1;
     return block;
   }
 }
 
 // CPython's isalnum() is isalpha() (categories L*), or isdecimal/isdigit/isnumeric, all of which
 // lie in L* and N* (checked against CPython 3.11 over every code point).
-const WORD = new BlockPredicate(/^[\p{L}\p{N}_]$/u);
-const DIGIT = new BlockPredicate(/^\p{Nd}$/u);
+const WORD = new BlockPredicate(/[\p{L}\p{N}_]/gu);
+const DIGIT = new BlockPredicate(/\p{Nd}/gu);
 
 export function isWord(c: number): boolean {
   return c < 0x80 ? isAsciiWord(c) : WORD.has(c);
@@ -71,7 +96,7 @@ export function isDigit(c: number): boolean {
   return c < 0x80 ? isAsciiDigit(c) : DIGIT.has(c);
 }
 
-/** A code-point mapping, computed a block at a time. */
+/** A code-point mapping (the first code point of a case mapping), computed a block at a time. */
 class BlockMapping {
   private readonly blocks: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(BLOCKS);
 
@@ -84,7 +109,21 @@ class BlockMapping {
   }
 
   private fill(b: number): Int32Array {
+    filled++;
     const block = new Int32Array(256);
+    const text = blockText(b);
+    const mapped = this.map(text);
+    if (mapped.length === text.length && (b < 0xd8 || b > 0xdf)) {
+      // Every character mapped to one of the same width: read them back in order.
+      const wide = b >= 0x100;
+      let same = true;
+      for (let i = 0; i < 256 && same; i++) {
+        const m = wide ? mapped.codePointAt(2 * i)! : mapped.charCodeAt(i);
+        block[i] = m;
+        same = wide ? m >= 0x10000 : m < 0xd800 || m > 0xdfff;
+      }
+      if (same) return block;
+    }
     for (let i = 0; i < 256; i++) {
       const c = (b << 8) | i;
       block[i] = c >= 0xd800 && c <= 0xdfff ? c : this.map(String.fromCodePoint(c)).codePointAt(0)!;
@@ -130,16 +169,22 @@ let fixes: Map<number, readonly number[]> | null = null;
  * 's' and 'ſ' (both 'S'), 'ι', '\u0345' and 'ι' (all 'Ι')... sre matches them with each other under
  * IGNORECASE although their lowercase forms differ. Derived once from the case mappings of the
  * Basic Multilingual Plane, where all of CPython 3.11's cases lie (a test compares the table with
- * CPython's re._casefix): about a millisecond, when the first case-insensitive pattern compiles.
+ * CPython's re._casefix), when the first case-insensitive pattern compiles: about a millisecond,
+ * once per process.
  */
 export function caseFixes(): Map<number, readonly number[]> {
   if (fixes !== null) return fixes;
-  const units = new Uint16Array(0x10000 - 0x800);
-  for (let c = 0, i = 0; c < 0x10000; c++) if (c < 0xd800 || c > 0xdfff) units[i++] = c;
-  const all = new TextDecoder("utf-16le").decode(units);
+  let text = "";
+  const chunk = new Array<number>(1024);
+  for (const [from, to] of CASED_BLOCKS) {
+    for (let start = from; start < to; start += chunk.length) {
+      for (let i = 0; i < chunk.length; i++) chunk[i] = start + i;
+      text += String.fromCharCode(...chunk);
+    }
+  }
   const groups = new Map<string, Set<number>>();
-  for (const m of all.matchAll(/\p{Changes_When_Casemapped}/gu)) {
-    const l = lower(m[0].codePointAt(0)!);
+  for (const ch of text.match(/\p{Changes_When_Casemapped}/gu) ?? []) {
+    const l = ch.toLowerCase().codePointAt(0)!;
     const key = String.fromCodePoint(l).toUpperCase();
     let group = groups.get(key);
     if (group === undefined) groups.set(key, (group = new Set()));
@@ -152,3 +197,13 @@ export function caseFixes(): Map<number, readonly number[]> {
   }
   return fixes;
 }
+
+/**
+ * The parts of the BMP that hold cased characters (the rest is CJK, Hangul, private use and
+ * other caseless scripts), scanned by caseFixes.
+ */
+const CASED_BLOCKS: readonly [number, number][] = [
+  [0x0000, 0x3000],
+  [0xa000, 0xac00],
+  [0xf800, 0x10000],
+];

@@ -83,37 +83,37 @@ export function literalTest(c: number, negate: boolean, flags: number): CharTest
   return new CharTest(negate ? (x) => !members.has(fold(x)) : (x) => members.has(fold(x)));
 }
 
-/** A member of a set kept apart from its table of BMP characters, as CPython keeps it. */
-type Tail = { kind: "lit"; c: number } | { kind: "range"; lo: number; hi: number; uni: boolean } | { kind: "cat"; test: (c: number) => boolean };
-
 /**
- * A set [...] (negated or not) under `flags`. Building it costs about a step per member of its
- * ranges (charged to `budget`), as CPython's compiler also walks every member.
+ * A set [...] (negated or not) under `flags`. Building it costs about a step per 16 members of its
+ * ranges (charged to `budget`), as CPython's compiler also walks every member. Members outside
+ * the BMP are kept apart, as CPython keeps them: as they are written (a range there is also
+ * tested against the uppercase of the character, under IGNORECASE), in sorted runs.
  */
 export function setTest(items: readonly SetItem[], negate: boolean, flags: number, budget: Budget): CharTest {
   const rules = caseRules(flags);
   const fold = rules.fold;
   const bmp = new Uint8Array(0x10000);
-  const tail: Tail[] = [];
+  const outside: number[] = [];
+  const outsideUpper: number[] = [];
+  const categories = new Map<string, (c: number) => boolean>();
   let hasCased = false;
   let maxMarked = -1;
-  const mark = (c: number) => {
-    bmp[c] = 1;
-    if (c > maxMarked) maxMarked = c;
-    const also = rules.fixes?.get(c);
-    if (also !== undefined) for (const k of also) mark1(k);
-  };
   const mark1 = (c: number) => {
     bmp[c] = 1;
     if (c > maxMarked) maxMarked = c;
   };
+  const mark = (c: number) => {
+    mark1(c);
+    const also = rules.fixes?.get(c);
+    if (also !== undefined) for (const k of also) mark1(k);
+  };
   for (const item of items) {
     if (item.kind === "cat") {
-      tail.push({ kind: "cat", test: categoryTest(item.cat, rules.unicode) });
+      categories.set(item.cat, categoryTest(item.cat, rules.unicode));
     } else if (item.kind === "lit") {
       if (fold === null) {
         if (item.c < 0x10000) mark1(item.c);
-        else tail.push({ kind: "lit", c: item.c });
+        else outside.push(item.c, item.c);
         continue;
       }
       const lo = fold(item.c);
@@ -121,14 +121,14 @@ export function setTest(items: readonly SetItem[], negate: boolean, flags: numbe
         mark(lo);
         if (rules.isCased(item.c)) hasCased = true;
       } else {
-        tail.push({ kind: "lit", c: item.c });
+        outside.push(item.c, item.c);
         hasCased = true;
       }
     } else {
       budget.step(1 + ((Math.min(item.hi, 0xffff) - item.lo) >> 4));
       if (fold === null) {
         for (let c = item.lo; c <= item.hi && c < 0x10000; c++) mark1(c);
-        if (item.hi >= 0x10000) tail.push({ kind: "range", lo: item.lo, hi: item.hi, uni: false });
+        if (item.hi >= 0x10000) outside.push(item.lo, item.hi);
         continue;
       }
       let overflow = false;
@@ -141,7 +141,8 @@ export function setTest(items: readonly SetItem[], negate: boolean, flags: numbe
         mark(lo);
       }
       if (overflow) {
-        tail.push({ kind: "range", lo: item.lo, hi: item.hi, uni: true });
+        outside.push(item.lo, item.hi);
+        outsideUpper.push(item.lo, item.hi);
         hasCased = true;
       } else if (!hasCased) {
         for (let c = item.lo; c <= item.hi && !hasCased; c++) if (rules.isCased(c)) hasCased = true;
@@ -152,24 +153,35 @@ export function setTest(items: readonly SetItem[], negate: boolean, flags: numbe
   const key = hasCased && fold !== null ? fold : null;
   const ranges = maxMarked >= 256 ? toRanges(bmp) : null;
   const latin = bmp.subarray(0, 256).slice();
-  const inBmp = (c: number) => (c < 256 ? latin[c] === 1 : ranges !== null && c < 0x10000 && inRanges(ranges, c));
+  const runs = merged(outside);
+  const upperRuns = merged(outsideUpper);
+  const cats = [...categories.values()];
   const member = (x: number) => {
-    if (inBmp(x)) return true;
-    for (const t of tail) {
-      if (t.kind === "lit") {
-        if (x === t.c) return true;
-      } else if (t.kind === "range") {
-        if (t.lo <= x && x <= t.hi) return true;
-        if (t.uni) {
-          const u = upper(x);
-          if (t.lo <= u && u <= t.hi) return true;
-        }
-      } else if (t.test(x)) return true;
+    if (x < 256) {
+      if (latin[x] === 1) return true;
+    } else if (x < 0x10000) {
+      if (ranges !== null && inRanges(ranges, x)) return true;
     }
+    if (runs.length > 0 && inRanges(runs, x)) return true;
+    if (upperRuns.length > 0 && inRanges(upperRuns, upper(x))) return true;
+    for (const test of cats) if (test(x)) return true;
     return false;
   };
   if (key === null) return new CharTest(negate ? (c) => !member(c) : member);
   return new CharTest(negate ? (c) => !member(key(c)) : (c) => member(key(c)));
+}
+
+/** Pairs [lo, hi, lo, hi...] sorted and merged into disjoint runs. */
+function merged(pairs: number[]): Int32Array {
+  const spans: [number, number][] = [];
+  for (let i = 0; i < pairs.length; i += 2) spans.push([pairs[i]!, pairs[i + 1]!]);
+  spans.sort((x, y) => x[0] - y[0]);
+  const out: number[] = [];
+  for (const [lo, hi] of spans) {
+    if (out.length > 0 && lo <= out[out.length - 1]! + 1) out[out.length - 1] = Math.max(out[out.length - 1]!, hi);
+    else out.push(lo, hi);
+  }
+  return Int32Array.from(out);
 }
 
 /** The runs of marked code points, as [lo0, hi0, lo1, hi1, ...]. */

@@ -24,6 +24,9 @@ export interface Compiled {
   readonly bytes: number;
 }
 
+/** What finding a compiled pattern in the cache costs, in steps (its text's hash and comparison aside). */
+const LOOKUP_STEPS = 4;
+
 /** The most patterns kept (CPython keeps 512). */
 const CACHE_SIZE = 256;
 const cache = new Map<string, Compiled>();
@@ -47,15 +50,15 @@ export function patternText(source: string | PyBytes): { chars: string[]; text: 
  */
 export function compilePattern(source: string | PyBytes, flags: number, budget: Budget): Compiled {
   const istext = typeof source === "string";
-  const { chars, text } = patternText(source);
-  const key = `${istext ? "s" : "b"}${flags}:${text}`;
-  budget.step(1 + (text.length >> 4));
+  const key = istext ? `s${flags}:${source}` : `b${flags}:${Array.from(source.bytes).join(",")}`;
+  budget.step(LOOKUP_STEPS + (key.length >> 4));
   const hit = cache.get(key);
   if (hit !== undefined) {
     cache.delete(key);
     cache.set(key, hit);
     return hit;
   }
+  const { chars } = patternText(source);
   budget.step(chars.length);
   const compiled = build(source, chars, istext, flags, budget);
   budget.alloc(compiled.bytes);

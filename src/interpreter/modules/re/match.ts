@@ -17,6 +17,9 @@ export interface MatchSource {
   readonly value: Value;
 }
 
+/** What making a Match costs, in steps (beyond the search that found it). */
+export const MATCH_STEPS = 8;
+
 export class Match extends PyInstance {
   constructor(
     readonly source: MatchSource,

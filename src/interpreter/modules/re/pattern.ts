@@ -13,11 +13,11 @@ import { itemsSize, LIST, storedSize } from "../../sizes.js";
 import { type HashKey, PyBytes, PyDict, PyList, PyTuple, truthy, typeName, type Value } from "../../values.js";
 import { clinic } from "./args.js";
 import { compilePattern, type Compiled } from "./compiled.js";
-import { expandPieces, joinPieces, Match, templateOf } from "./match.js";
+import { expandPieces, joinPieces, Match, MATCH_STEPS, templateOf } from "./match.js";
 import { FLAG } from "./parse.js";
 import { position, type Subject, subjectOf } from "./subject.js";
 import type { Template } from "./template.js";
-import { FULLMATCH, MATCH_START, type Mode, SEARCH } from "./vm.js";
+import { type Found, FULLMATCH, MATCH_START, type Mode, SEARCH } from "./vm.js";
 
 const FLAG_NAMES: [string, number][] = [
   ["re.TEMPLATE", FLAG.TEMPLATE],
@@ -115,13 +115,16 @@ export class Pattern extends PyInstance {
     const end = subject.unit(endpos);
     if (mode === SEARCH && start > end) return null;
     const slots = this.compiled.machine.run(subject.text, start, end, mode, false, ctx.budget);
-    return slots === null ? null : new Match(this, subject, slots, pos, endpos);
+    if (slots === null) return null;
+    ctx.budget.step(MATCH_STEPS);
+    return new Match(this, subject, slots, pos, endpos);
   }
 }
 
 /** Successive matches as findall, finditer, split and sub take them. */
 class Scan {
   private mustAdvance = false;
+  private readonly found: Found = { from: 0, at: -2 };
 
   constructor(
     private readonly pattern: Pattern,
@@ -134,7 +137,7 @@ class Scan {
   next(budget: Budget): Int32Array | null {
     if (this.at > this.end) return null;
     budget.step(1);
-    const slots = this.pattern.compiled.machine.run(this.subject.text, this.at, this.end, SEARCH, this.mustAdvance, budget);
+    const slots = this.pattern.compiled.machine.run(this.subject.text, this.at, this.end, SEARCH, this.mustAdvance, budget, this.found);
     if (slots === null) {
       this.at = this.end + 1;
       return null;
@@ -219,6 +222,7 @@ function substitute(ctx: NativeContext, self: Pattern, repl: Value, string: Valu
     if (done < b) pieces.push(subject.slice(done, b));
     if (how.kind === "value") pieces.push(how.value);
     else {
+      ctx.budget.step(MATCH_STEPS);
       const match = new Match(self, subject, slots, 0, subject.length);
       if (how.kind === "template") pieces.push(joinPieces(expandPieces(how.template, match), subject.isBytes, ctx.budget));
       else {
@@ -259,7 +263,9 @@ const METHODS: Record<string, NativeMethod<Pattern>> = {
     const budget = ctx.budget;
     return new PyIterator(() => {
       const slots = scan.next(budget);
-      return slots === null ? DONE : new Match(self, subject, slots, pos, endpos);
+      if (slots === null) return DONE;
+      budget.step(MATCH_STEPS);
+      return new Match(self, subject, slots, pos, endpos);
     }, "callable_iterator");
   },
   split(ctx, self, args, kwargs) {
@@ -301,10 +307,18 @@ const METHODS: Record<string, NativeMethod<Pattern>> = {
   },
 };
 
+/** What a call costs before it matches (its arguments, the subject's checks), in steps. */
+const CALL_STEPS = 10;
+
 export const PATTERN_CLASS = new PyClass("Pattern", "re", () => {
   throw pyError("TypeError", "cannot create 're.Pattern' instances");
 });
-for (const [name, method] of Object.entries(METHODS)) PATTERN_CLASS.methods.set(name, method);
+for (const [name, method] of Object.entries(METHODS)) {
+  PATTERN_CLASS.methods.set(name, (ctx, self, args, kwargs) => {
+    ctx.budget.step(CALL_STEPS);
+    return method(ctx, self, args, kwargs);
+  });
+}
 
 /** re._compile: a Pattern given (flags must then be 0), or a str or bytes compiled with flags. */
 export function patternOf(ctx: NativeContext, pattern: Value, flagsArg: Value | undefined): Pattern {

@@ -7,9 +7,11 @@
 // iteration that matched nothing ends the repeat (and is kept, groups included). The machine
 // keeps, for such loops, the position where the current iteration began in a register.
 import type { Budget } from "../../budget.js";
+import { isAsciiCased, isCased } from "./chars.js";
 import { CharTest, literalTest, setTest } from "./charset.js";
 import { FLAG, MAXREPEAT, TYPE_FLAGS, type At, type Node, type Parsed } from "./parse.js";
 
+// The instructions that consume a character come first: the machine tells them by number.
 export const CHAR = 0;
 export const ANY = 1;
 export const ANY_ALL = 2;
@@ -57,6 +59,8 @@ export interface Program {
   readonly nullable: boolean;
   /** The text every match starts with (case-sensitive literals), or "". */
   readonly prefix: string;
+  /** A text every match contains (the longest such run of literals found), or "". */
+  readonly required: string;
   /** The characters below 256 a match may start with, and the first instructions, for the others. */
   readonly firstLatin: Uint8Array | null;
   readonly firstPcs: readonly number[];
@@ -178,6 +182,7 @@ export function compile(parsed: Parsed, budget: Budget): Program {
     loopDepth: e.loopDepth,
     nullable,
     prefix: literalPrefix(op, a),
+    required: requiredText(parsed.nodes, parsed.flags),
     firstLatin: first?.latin ?? null,
     firstPcs: first?.pcs ?? [],
   };
@@ -304,6 +309,34 @@ function assertion(at: At, flags: number): number {
     case "non_boundary":
       return unicode ? AT_UNI_NON_BOUNDARY : AT_NON_BOUNDARY;
   }
+}
+
+/**
+ * The longest run of literal characters that every match contains: consecutive literals of the
+ * pattern's main sequence, or of groups and required repeats in it (not of alternatives). Only
+ * literals compared exactly count (under IGNORECASE, characters without case).
+ */
+function requiredText(nodes: readonly Node[], flags: number): string {
+  let best = "";
+  let run = "";
+  const end = () => {
+    if (run.length > best.length) best = run;
+    run = "";
+  };
+  for (const node of nodes) {
+    if (node.kind === "lit" && (!(flags & FLAG.IGNORECASE) || !(flags & FLAG.UNICODE ? isCased(node.c) : isAsciiCased(node.c)))) {
+      run += String.fromCodePoint(node.c);
+      continue;
+    }
+    if (node.kind === "at") continue;
+    end();
+    let inner = "";
+    if (node.kind === "group") inner = requiredText(node.body, combineFlags(flags, node.add, node.del));
+    else if (node.kind === "repeat" && node.min > 0) inner = requiredText(node.body, flags);
+    if (inner.length > best.length) best = inner;
+  }
+  end();
+  return best;
 }
 
 /** The literal characters every match begins with. */

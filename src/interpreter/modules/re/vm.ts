@@ -9,10 +9,12 @@
 // can match empty, "the same" also counts how many of those loops have consumed characters in
 // their current iteration, which decides where the thread goes at the end of the iteration.
 //
-// The work is charged to the budget as it happens, a chunk at a time: a step per
-// THREADS_PER_STEP threads stepped, and per SKIP_PER_STEP characters skipped ahead.
+// The work is charged to the budget as it happens, a chunk at a time: STEPS_PER_UNIT steps per
+// thread stepped and per instruction an empty move visits (about 20-30 ns each), a step per
+// SKIP_PER_STEP characters skipped ahead, and RUN_STEPS for the run itself.
 import type { Budget } from "../../budget.js";
-import { isAsciiWord, isWord } from "./chars.js";
+import type { CharTest } from "./charset.js";
+import { isAsciiWord, isWord, takeFillWork } from "./chars.js";
 import {
   ANY,
   ANY_ALL,
@@ -42,16 +44,40 @@ export const MATCH_START = 1;
 export const FULLMATCH = 2;
 export type Mode = typeof SEARCH | typeof MATCH_START | typeof FULLMATCH;
 
-/** Thread steps per budget step: about 10 ns of work each. */
-export const THREADS_PER_STEP = 1;
+/** Budget steps (about 10 ns of work each) per thread stepped or instruction visited. */
+export const STEPS_PER_UNIT = 2;
+/** What setting up a run and taking its result cost, in steps. */
+export const RUN_STEPS = 10;
+/** What filling a block of a character table (chars.ts) costs, in steps. */
+const FILL_STEPS = 50;
 const SKIP_PER_STEP = 16;
 /** Work done between two charges: the budget stops a long match within this much. */
 const CHUNK = 4096;
 
 const NEWLINE = 10;
 
+/** Where successive runs over one text found the pattern's required text (Machine.contains). */
+export interface Found {
+  /** The unit the last look started from, and where it found the text (-1: nowhere after, -2: not looked yet). */
+  from: number;
+  at: number;
+}
+
 /** One machine per program, reused by every match of it (a match runs to its end at once). */
 export class Machine {
+  private readonly op: Int32Array;
+  private readonly a: Int32Array;
+  private readonly tests: readonly (CharTest | null)[];
+  private readonly nslots: number;
+  /** Marks per instruction, times this (for the loop state, see above). */
+  private readonly width: number;
+  /**
+   * For each instruction, the instructions that consume or match reached from it through
+   * SPLIT, JMP and SAVE alone, in priority order, with the slots set on the way; null when the
+   * way asserts or enters or leaves an iteration of a loop that can match empty (follow() takes
+   * those).
+   */
+  private readonly closures: (Int32Array | null)[];
   private readonly keys: number;
   private marks: Uint32Array;
   private generation = 0;
@@ -61,6 +87,10 @@ export class Machine {
   private curSlots: Int32Array;
   private nextSlots: Int32Array;
   private nextCount = 0;
+  /** Instructions visited by empty moves (and characters tested while skipping) since the last charge. */
+  private visits = 0;
+  /** The steps of a unit of work: a thread's slots are copied as it moves. */
+  private readonly unitSteps: number;
   private readonly stack: Int32Array;
   /** The slots of the thread being followed. */
   private readonly tmp: Int32Array;
@@ -69,7 +99,14 @@ export class Machine {
   private end = 0;
 
   constructor(private readonly prog: Program) {
-    this.keys = prog.size * (prog.loopDepth + 1);
+    this.op = prog.op;
+    this.a = prog.a;
+    this.tests = prog.tests;
+    this.nslots = prog.slots;
+    this.width = prog.loopDepth + 1;
+    this.closures = staticClosures(prog);
+    this.unitSteps = STEPS_PER_UNIT * (1 + (prog.slots >> 4));
+    this.keys = prog.size * this.width;
     this.marks = new Uint32Array(this.keys);
     this.curPc = new Int32Array(this.keys);
     this.nextPc = new Int32Array(this.keys);
@@ -82,7 +119,9 @@ export class Machine {
 
   /** What the machine holds in the heap. */
   heapBytes(): number {
-    return 4 * (3 * this.keys + 4 * this.keys + this.curSlots.length + this.nextSlots.length) + 256;
+    let closures = 0;
+    for (const c of this.closures) if (c !== null) closures += 32 + 4 * c.length;
+    return 4 * (3 * this.keys + 4 * this.keys + this.curSlots.length + this.nextSlots.length) + closures + 256;
   }
 
   /**
@@ -90,18 +129,20 @@ export class Machine {
    * not take part; slots[prog.lastSlot] is lastindex) in `text` up to unit `end`, starting at unit
    * `start`: anywhere from `start` on (SEARCH), at `start` (MATCH_START), or spanning
    * `start`..`end` (FULLMATCH). With `mustAdvance`, an empty match at `start` does not count.
+   * `found` carries, from one run to the next over the same text, where its required text is.
    */
-  run(text: string, start: number, end: number, mode: Mode, mustAdvance: boolean, budget: Budget): Int32Array | null {
+  run(text: string, start: number, end: number, mode: Mode, mustAdvance: boolean, budget: Budget, found: Found | null = null): Int32Array | null {
     const prog = this.prog;
-    const { op, a, tests } = prog;
-    const nslots = prog.slots;
+    const { op, a, tests, nslots } = this;
     const anchored = mode !== SEARCH;
     if (!anchored && start > end) return null;
     this.text = text;
     this.end = end;
-    let work = 0;
+    let work = RUN_STEPS;
+    this.visits = 0;
     let matched: Int32Array | null = null;
     let pos = start;
+    if (prog.required.length > 0 && !this.contains(prog.required, start, end, found)) return this.finish(null, work, budget);
     const skip = !anchored && !prog.nullable;
     if (skip) {
       const to = this.skipAhead(pos);
@@ -145,13 +186,19 @@ export class Machine {
         else if (o === TEST) ok = tests[pc]!.test(c);
         else if (o === ANY) ok = c !== NEWLINE;
         else ok = o === ANY_ALL;
-        if (ok) {
-          this.tmp.set(curSlots.subarray(i * nslots, i * nslots + nslots));
+        if (!ok) continue;
+        const closure = this.closures[pc + 1]!;
+        if (closure !== null) this.pushAll(closure, curSlots, i * nslots, pos + width);
+        else {
+          const tmp = this.tmp;
+          for (let k = 0, base = i * nslots; k < nslots; k++) tmp[k] = curSlots[base + k]!;
           this.follow(pc + 1, pos + width);
         }
       }
-      work += (count + 1) / THREADS_PER_STEP;
+      work += this.unitSteps * (count + 1 + this.visits);
+      this.visits = 0;
       if (work >= CHUNK) {
+        work += FILL_STEPS * takeFillWork();
         budget.step(Math.ceil(work));
         work = 0;
       }
@@ -163,8 +210,10 @@ export class Machine {
           work += (to - pos) / SKIP_PER_STEP;
           pos = to;
           if (pos >= end) break;
+          this.addStart(pos);
+        } else if (!skip || this.mayStartAt(pos)) {
+          this.addStart(pos);
         }
-        this.addStart(pos);
       }
       count = this.swap();
       if (count === 0 && (matched !== null || anchored)) break;
@@ -172,10 +221,62 @@ export class Machine {
     return this.finish(matched, work, budget);
   }
 
+  /**
+   * Whether `required` occurs between units `from` and `end` of the text. With a `found` of
+   * successive searches over one text (findall, sub), the occurrence found is remembered and
+   * looked for again only once a search starts past it.
+   */
+  private contains(required: string, from: number, end: number, found: Found | null): boolean {
+    let at: number;
+    if (found !== null && found.at >= from && found.from <= from) at = found.at;
+    else if (found !== null && found.at === -1 && found.from <= from) at = -1;
+    else {
+      at = this.text.indexOf(required, from);
+      this.visits += 1 + ((at < 0 ? this.text.length - from : at - from) >> 6);
+      if (found !== null) {
+        found.from = from;
+        found.at = at;
+      }
+    }
+    return at >= 0 && at + required.length <= end;
+  }
+
   private finish(matched: Int32Array | null, work: number, budget: Budget): Int32Array | null {
-    budget.step(Math.ceil(work));
+    budget.step(Math.ceil(work + this.unitSteps * this.visits + FILL_STEPS * takeFillWork()));
     this.text = "";
     return matched;
+  }
+
+  /**
+   * Adds the threads of a static closure (not yet in the next list) with the slots at
+   * `from[base...]` and the closure's writes, made at `pos`.
+   */
+  private pushAll(closure: Int32Array, from: Int32Array, base: number, pos: number): void {
+    const marks = this.marks;
+    const generation = this.generation;
+    const width = this.width;
+    const nslots = this.nslots;
+    this.visits += closure.length >> 1;
+    for (let t = 0; t < closure.length; ) {
+      const pc = closure[t]!;
+      const writes = closure[t + 1]!;
+      const first = t + 2;
+      t = first + 2 * writes;
+      const key = pc * width;
+      if (marks[key] === generation) continue;
+      marks[key] = generation;
+      const n = this.nextCount;
+      if ((n + 1) * nslots > this.nextSlots.length) this.grow(n + 1);
+      this.nextPc[n] = pc;
+      const slots = this.nextSlots;
+      const to = n * nslots;
+      for (let k = 0; k < nslots; k++) slots[to + k] = from[base + k]!;
+      for (let w = first; w < t; w += 2) {
+        const value = closure[w + 1]!;
+        slots[to + closure[w]!] = value === AT_POS ? pos : value;
+      }
+      this.nextCount = n + 1;
+    }
   }
 
   /** Begins the next list: a new generation of marks. */
@@ -200,9 +301,12 @@ export class Machine {
 
   /** A thread starting a match at `pos`, after (below) the threads already listed. */
   private addStart(pos: number): void {
-    this.tmp.fill(-1);
-    this.tmp[0] = pos;
-    this.follow(0, pos);
+    const tmp = this.tmp;
+    tmp.fill(-1);
+    tmp[0] = pos;
+    const closure = this.closures[0]!;
+    if (closure !== null) this.pushAll(closure, tmp, 0, pos);
+    else this.follow(0, pos);
   }
 
   /** The first position from `pos` where a match can start (end if none). */
@@ -232,10 +336,18 @@ export class Machine {
           width = 2;
         }
       }
+      this.visits += this.prog.firstPcs.length;
       if (this.mayStart(cp)) return pos;
       pos += width;
     }
     return end;
+  }
+
+  /** Whether a match may start at `pos` (for a pattern that cannot match empty). */
+  private mayStartAt(pos: number): boolean {
+    if (pos >= this.end) return false;
+    const c = this.text.charCodeAt(pos);
+    return c >= 256 || this.prog.firstLatin === null || this.prog.firstLatin[c] === 1;
   }
 
   private mayStart(c: number): boolean {
@@ -252,9 +364,9 @@ export class Machine {
    * next list for every instruction that consumes a character or matches, in priority order.
    */
   private follow(pc: number, pos: number): void {
-    const prog = this.prog;
-    const { op, a, b, loops, lastSlot } = prog;
-    const width = prog.loopDepth + 1;
+    const { op, a } = this;
+    const { b, loops, lastSlot } = this.prog;
+    const width = this.width;
     const marks = this.marks;
     const generation = this.generation;
     const stack = this.stack;
@@ -266,9 +378,12 @@ export class Machine {
         let key = pc;
         if (width > 1) {
           key = pc * width;
+          // A thread about to consume (or match) has the same future whatever its loops did
+          // so far: only the empty moves inside loops depend on it.
           const chain = loops[pc];
-          if (chain !== null) key += this.consumedLoops(chain, pos);
+          if (chain !== null && op[pc]! >= SPLIT && op[pc] !== MATCH) key += this.consumedLoops(chain, pos);
         }
+        this.visits++;
         if (marks[key] === generation) break;
         marks[key] = generation;
         switch (op[pc]) {
@@ -334,22 +449,27 @@ export class Machine {
   }
 
   private push(pc: number): void {
-    const nslots = this.prog.slots;
+    const nslots = this.nslots;
     const n = this.nextCount;
-    if ((n + 1) * nslots > this.nextSlots.length) {
-      const grown = new Int32Array(Math.max(2 * this.nextSlots.length, (n + 1) * nslots));
-      grown.set(this.nextSlots);
-      this.nextSlots = grown;
-      // Keep the current list's capacity in step, so that a swap never shrinks a list.
-      if (this.curSlots.length < grown.length) {
-        const cur = new Int32Array(grown.length);
-        cur.set(this.curSlots);
-        this.curSlots = cur;
-      }
-    }
+    if ((n + 1) * nslots > this.nextSlots.length) this.grow(n + 1);
     this.nextPc[n] = pc;
-    this.nextSlots.set(this.tmp, n * nslots);
+    const slots = this.nextSlots;
+    const tmp = this.tmp;
+    for (let k = 0, base = n * nslots; k < nslots; k++) slots[base + k] = tmp[k]!;
     this.nextCount = n + 1;
+  }
+
+  /** Makes room for `threads` threads in both lists (a swap must never shrink one). */
+  private grow(threads: number): void {
+    const size = Math.max(2 * this.nextSlots.length, threads * this.nslots);
+    const next = new Int32Array(size);
+    next.set(this.nextSlots);
+    this.nextSlots = next;
+    if (this.curSlots.length < size) {
+      const cur = new Int32Array(size);
+      cur.set(this.curSlots);
+      this.curSlots = cur;
+    }
   }
 
   /** Whether assertion `kind` holds at `pos`, as sre's SRE(at) decides it. */
@@ -393,4 +513,41 @@ function codePointBefore(text: string, pos: number): number {
     if (high >= 0xd800 && high <= 0xdbff) return 0x10000 + ((high - 0xd800) << 10) + (c - 0xdc00);
   }
   return c;
+}
+
+/** In a closure's slot writes, the value that stands for the current position. */
+const AT_POS = -2;
+
+/**
+ * The closure of each instruction when it goes through SPLIT, JMP and SAVE only (see
+ * Machine.closures), computed once per program: for each target in priority order, its pc, the
+ * number of slot writes on the way, and the writes (slot, value or AT_POS).
+ */
+function staticClosures(prog: Program): (Int32Array | null)[] {
+  const { op, a, b, lastSlot } = prog;
+  const out: (Int32Array | null)[] = new Array<Int32Array | null>(prog.size).fill(null);
+  const seen = new Int32Array(prog.size).fill(-1);
+  for (let start = 0; start < prog.size; start++) {
+    const entries: number[] = [];
+    // Depth first in priority order, each path with the writes made on it.
+    const stack: [number, number[]][] = [[start, []]];
+    let simple = true;
+    while (stack.length > 0 && simple) {
+      const [pc, writes] = stack.pop()!;
+      if (seen[pc] === start) continue;
+      seen[pc] = start;
+      const o = op[pc];
+      if (o === JMP) stack.push([a[pc]!, writes]);
+      else if (o === SPLIT) stack.push([b[pc]!, writes], [a[pc]!, writes]);
+      else if (o === SAVE) {
+        const k = a[pc]!;
+        const more = [...writes, k, AT_POS];
+        if (k & 1 && lastSlot >= 0) more.push(lastSlot, k >> 1);
+        stack.push([pc + 1, more]);
+      } else if (o === CHAR || o === TEST || o === ANY || o === ANY_ALL || o === MATCH) entries.push(pc, writes.length >> 1, ...writes);
+      else simple = false;
+    }
+    if (simple) out[start] = Int32Array.from(entries);
+  }
+  return out;
 }
