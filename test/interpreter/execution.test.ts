@@ -188,7 +188,7 @@ describe("execution", () => {
 
   it("explains imports that are not available", async () => {
     const r = await execute("import os");
-    expect(r.error).toMatchObject({ type: "ImportError", message: "module 'os' is not available in the sandbox (available: asyncio, json, math, sys)" });
+    expect(r.error).toMatchObject({ type: "ImportError", message: "module 'os' is not available in the sandbox (available: asyncio, json, math, re, sys)" });
   });
 
   it("says why open() and eval() are missing", async () => {

@@ -146,7 +146,7 @@ describe("the workspace module", () => {
 
   it("is not importable without a workspace", async () => {
     const r = await execute("import workspace");
-    expect(r.error).toMatchObject({ type: "ImportError", message: "module 'workspace' is not available in the sandbox (available: asyncio, json, math, sys)" });
+    expect(r.error).toMatchObject({ type: "ImportError", message: "module 'workspace' is not available in the sandbox (available: asyncio, json, math, re, sys)" });
   });
 });
 

@@ -20,7 +20,7 @@ async function steps(source: string, options = BIG): Promise<number> {
  */
 async function fastest(source: string, options = {}) {
   let best = { wallMs: Infinity, stallMs: Infinity, cpuMs: Infinity, result: null as unknown as Awaited<ReturnType<typeof measure>>["result"] };
-  for (let run = 0; run < 3 && (best.cpuMs >= 2 * baselineMs || best.stallMs >= 200); run++) {
+  for (let run = 0; run < 3 && (best.cpuMs >= 2 * baselineMs || best.stallMs >= 300); run++) {
     const cpu = process.cpuUsage();
     const m = await measure(source, options);
     const cpuMs = process.cpuUsage(cpu).user / 1000;
@@ -110,6 +110,9 @@ describe("hostile calls stop at the budget without holding the event loop", () =
     ["import re\nre.findall(r'[a-z]{1,50}\\d', 'abcdefghij' * 100000)", stepLimit],
     ["import re\nfor i in range(10**6):\n    re.match(r'(a|b)*c', 'ab' * 50)", stepLimit],
     ["import re\nre.findall(r'(?i)[\\w\\s]+\\b', 'Ünïcödé wörds ' * 80000)", stepLimit],
+    ["import re\nre.compile('|'.join('w%d' % i for i in range(30000)))", stepLimit],
+    ["import re\nfor i in range(10**5):\n    re.compile('(?i)[a-%s]+%d' % (chr(200 + i % 5000), i))", stepLimit],
+    ["import re\nfor i in range(10**5):\n    re.compile('(?i)' + '[k-s]' * 50 + str(i))", stepLimit],
     ["import re\nRESULT = re.sub('a', 'x' * 10**6, 'a' * 100)", memory],
     ["import re\nRESULT = re.findall('a', 'a' * 10**6)", stepLimit],
     ["import re\nRESULT = re.split(',', ',' * 10**6)", stepLimit],
@@ -124,7 +127,7 @@ describe("hostile calls stop at the budget without holding the event loop", () =
     // for them (measured now, so that a loaded machine does not fail the test), with room for
     // building the texts; the event loop is never held for long.
     expect(cpuMs).toBeLessThan(2 * baselineMs + 10);
-    expect(stallMs).toBeLessThan(Math.max(200, 4 * baselineMs));
+    expect(stallMs).toBeLessThan(Math.max(300, 6 * baselineMs));
   });
 
   it("a pattern too big for the engine is refused before it is built", async () => {

@@ -163,6 +163,34 @@ export function isAsciiCased(c: number): boolean {
 }
 
 let fixes: Map<number, readonly number[]> | null = null;
+let cased: Int32Array | null = null;
+
+/** The characters of the cased parts of the BMP that a case mapping changes, scanned once. */
+function caseMapped(): string[] {
+  let text = "";
+  const chunk = new Array<number>(1024);
+  for (const [from, to] of CASED_BLOCKS) {
+    for (let start = from; start < to; start += chunk.length) {
+      for (let i = 0; i < chunk.length; i++) chunk[i] = start + i;
+      text += String.fromCharCode(...chunk);
+    }
+  }
+  return text.match(/\p{Changes_When_Casemapped}/gu) ?? [];
+}
+
+let mapped: string[] | null = null;
+
+/** The cased characters of the BMP (sre's iscased), sorted. */
+export function casedBmp(): Int32Array {
+  if (cased !== null) return cased;
+  mapped ??= caseMapped();
+  const out: number[] = [];
+  for (const ch of mapped) {
+    const c = ch.codePointAt(0)!;
+    if (ch.toLowerCase().codePointAt(0) !== c || ch.toUpperCase().codePointAt(0) !== c) out.push(c);
+  }
+  return (cased = Int32Array.from(out));
+}
 
 /**
  * For a lowercase character, the other lowercase characters with the same (full) uppercase:
@@ -174,16 +202,9 @@ let fixes: Map<number, readonly number[]> | null = null;
  */
 export function caseFixes(): Map<number, readonly number[]> {
   if (fixes !== null) return fixes;
-  let text = "";
-  const chunk = new Array<number>(1024);
-  for (const [from, to] of CASED_BLOCKS) {
-    for (let start = from; start < to; start += chunk.length) {
-      for (let i = 0; i < chunk.length; i++) chunk[i] = start + i;
-      text += String.fromCharCode(...chunk);
-    }
-  }
+  mapped ??= caseMapped();
   const groups = new Map<string, Set<number>>();
-  for (const ch of text.match(/\p{Changes_When_Casemapped}/gu) ?? []) {
+  for (const ch of mapped) {
     const l = ch.toLowerCase().codePointAt(0)!;
     const key = String.fromCodePoint(l).toUpperCase();
     let group = groups.get(key);
@@ -200,7 +221,7 @@ export function caseFixes(): Map<number, readonly number[]> {
 
 /**
  * The parts of the BMP that hold cased characters (the rest is CJK, Hangul, private use and
- * other caseless scripts), scanned by caseFixes.
+ * other caseless scripts), scanned by caseMapped.
  */
 const CASED_BLOCKS: readonly [number, number][] = [
   [0x0000, 0x3000],

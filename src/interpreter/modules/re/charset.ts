@@ -10,6 +10,7 @@ import type { Budget } from "../../budget.js";
 import {
   asciiLower,
   caseFixes,
+  casedBmp,
   isAsciiCased,
   isAsciiDigit,
   isAsciiSpace,
@@ -59,16 +60,23 @@ interface CaseRules {
   /** The case folding applied to the text's character (null: none). */
   fold: ((c: number) => number) | null;
   isCased: (c: number) => boolean;
+  /** The cased characters of the BMP, sorted: the only ones folding can change. */
+  cased: Int32Array;
   fixes: Map<number, readonly number[]> | null;
   unicode: boolean;
 }
 
+/** What folding one cased character of a range costs, in steps. */
+const CASED_STEPS = 4;
+
+const ASCII_CASED = Int32Array.from({ length: 52 }, (_, i) => (i < 26 ? 0x41 + i : 0x61 + i - 26));
+
 export function caseRules(flags: number): CaseRules {
   const unicode = (flags & FLAG.UNICODE) !== 0;
-  if (!(flags & FLAG.IGNORECASE)) return { fold: null, isCased: () => false, fixes: null, unicode };
+  if (!(flags & FLAG.IGNORECASE)) return { fold: null, isCased: () => false, cased: new Int32Array(0), fixes: null, unicode };
   // LOCALE (bytes only) folds as the C locale does: ASCII letters.
-  if (unicode) return { fold: lower, isCased, fixes: caseFixes(), unicode };
-  return { fold: asciiLower, isCased: isAsciiCased, fixes: null, unicode };
+  if (unicode) return { fold: lower, isCased, cased: casedBmp(), fixes: caseFixes(), unicode };
+  return { fold: asciiLower, isCased: isAsciiCased, cased: ASCII_CASED, fixes: null, unicode };
 }
 
 /** A literal (or, negated, any other character) as CPython compiles it under `flags`. */
@@ -84,75 +92,81 @@ export function literalTest(c: number, negate: boolean, flags: number): CharTest
 }
 
 /**
- * A set [...] (negated or not) under `flags`. Building it costs about a step per 16 members of its
- * ranges (charged to `budget`), as CPython's compiler also walks every member. Members outside
- * the BMP are kept apart, as CPython keeps them: as they are written (a range there is also
- * tested against the uppercase of the character, under IGNORECASE), in sorted runs.
+ * A set [...] (negated or not) under `flags`, as CPython's _optimize_charset builds it: under
+ * IGNORECASE the members are the lowercase forms of what is written (and their case fixes), and
+ * the engine tests the lowercase form of the text's character. A range keeps its own members too
+ * (the lowercase form of a character is never an uppercase one, so the uppercase members it
+ * keeps are never tested true), so only its cased characters need folding: building a set costs
+ * a step, and a few per cased character of its ranges (charged to `budget`). Members outside
+ * the BMP are kept as they are written, as CPython keeps them (a range there also tested against
+ * the uppercase of the character, under IGNORECASE).
  */
 export function setTest(items: readonly SetItem[], negate: boolean, flags: number, budget: Budget): CharTest {
   const rules = caseRules(flags);
   const fold = rules.fold;
-  const bmp = new Uint8Array(0x10000);
+  const latin = new Uint8Array(256);
+  /** Members of the BMP from 256 on: ranges as pairs [lo, hi...], and single ones. */
+  const wide: number[] = [];
+  const points: number[] = [];
   const outside: number[] = [];
   const outsideUpper: number[] = [];
   const categories = new Map<string, (c: number) => boolean>();
   let hasCased = false;
-  let maxMarked = -1;
-  const mark1 = (c: number) => {
-    bmp[c] = 1;
-    if (c > maxMarked) maxMarked = c;
+  const add = (lo: number, hi: number) => {
+    for (let c = lo; c <= hi && c < 256; c++) latin[c] = 1;
+    if (hi >= 256) wide.push(Math.max(lo, 256), hi);
   };
-  const mark = (c: number) => {
-    mark1(c);
-    const also = rules.fixes?.get(c);
-    if (also !== undefined) for (const k of also) mark1(k);
+  const addOne = (c: number) => {
+    if (c < 256) latin[c] = 1;
+    else points.push(c);
   };
+  const addFolded = (l: number) => {
+    addOne(l);
+    const also = rules.fixes?.get(l);
+    if (also !== undefined) for (const k of also) addOne(k);
+  };
+  budget.step(1);
   for (const item of items) {
     if (item.kind === "cat") {
       categories.set(item.cat, categoryTest(item.cat, rules.unicode));
     } else if (item.kind === "lit") {
       if (fold === null) {
-        if (item.c < 0x10000) mark1(item.c);
+        if (item.c < 0x10000) add(item.c, item.c);
         else outside.push(item.c, item.c);
         continue;
       }
-      const lo = fold(item.c);
-      if (lo < 0x10000) {
-        mark(lo);
+      const l = fold(item.c);
+      if (l < 0x10000) {
+        addFolded(l);
         if (rules.isCased(item.c)) hasCased = true;
       } else {
         outside.push(item.c, item.c);
         hasCased = true;
       }
     } else {
-      budget.step(1 + ((Math.min(item.hi, 0xffff) - item.lo) >> 4));
-      if (fold === null) {
-        for (let c = item.lo; c <= item.hi && c < 0x10000; c++) mark1(c);
-        if (item.hi >= 0x10000) outside.push(item.lo, item.hi);
-        continue;
-      }
-      let overflow = false;
-      for (let c = item.lo; c <= item.hi; c++) {
-        const lo = fold(c);
-        if (lo >= 0x10000) {
-          overflow = true;
-          break;
+      const bmpHi = Math.min(item.hi, 0xffff);
+      if (item.lo <= bmpHi) {
+        add(item.lo, bmpHi);
+        if (fold !== null) {
+          const cased = rules.cased;
+          let n = 0;
+          for (let i = lowerBound(cased, item.lo); i < cased.length && cased[i]! <= bmpHi; i++, n++) addFolded(fold(cased[i]!));
+          if (n > 0) hasCased = true;
+          budget.step(CASED_STEPS * n);
         }
-        mark(lo);
       }
-      if (overflow) {
-        outside.push(item.lo, item.hi);
-        outsideUpper.push(item.lo, item.hi);
-        hasCased = true;
-      } else if (!hasCased) {
-        for (let c = item.lo; c <= item.hi && !hasCased; c++) if (rules.isCased(c)) hasCased = true;
+      if (item.hi >= 0x10000) {
+        outside.push(Math.max(item.lo, 0x10000), item.hi);
+        if (fold !== null) {
+          outsideUpper.push(item.lo, item.hi);
+          hasCased = true;
+        }
       }
     }
   }
   // A set without cased members is tested on the character itself, as CPython emits IN for it.
   const key = hasCased && fold !== null ? fold : null;
-  const ranges = maxMarked >= 256 ? toRanges(bmp) : null;
-  const latin = bmp.subarray(0, 256).slice();
+  const wideRuns = merged(wide, points);
   const runs = merged(outside);
   const upperRuns = merged(outsideUpper);
   const cats = [...categories.values()];
@@ -160,9 +174,8 @@ export function setTest(items: readonly SetItem[], negate: boolean, flags: numbe
     if (x < 256) {
       if (latin[x] === 1) return true;
     } else if (x < 0x10000) {
-      if (ranges !== null && inRanges(ranges, x)) return true;
-    }
-    if (runs.length > 0 && inRanges(runs, x)) return true;
+      if (wideRuns.length > 0 && inRanges(wideRuns, x)) return true;
+    } else if (runs.length > 0 && inRanges(runs, x)) return true;
     if (upperRuns.length > 0 && inRanges(upperRuns, upper(x))) return true;
     for (const test of cats) if (test(x)) return true;
     return false;
@@ -171,29 +184,34 @@ export function setTest(items: readonly SetItem[], negate: boolean, flags: numbe
   return new CharTest(negate ? (c) => !member(key(c)) : (c) => member(key(c)));
 }
 
-/** Pairs [lo, hi, lo, hi...] sorted and merged into disjoint runs. */
-function merged(pairs: number[]): Int32Array {
-  const spans: [number, number][] = [];
-  for (let i = 0; i < pairs.length; i += 2) spans.push([pairs[i]!, pairs[i + 1]!]);
-  spans.sort((x, y) => x[0] - y[0]);
+/** The first index of sorted `xs` whose value is at least `v`. */
+function lowerBound(xs: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Pairs [lo, hi, lo, hi...] and single members, sorted and merged into disjoint runs. */
+function merged(pairs: number[], singles: number[] = []): Int32Array {
+  // Each span packed in one number (lo * 2^21 + hi: code points have 21 bits), for a numeric sort.
+  const spans = new Float64Array(pairs.length / 2 + singles.length);
+  let n = 0;
+  for (let i = 0; i < pairs.length; i += 2) spans[n++] = pairs[i]! * 0x20000 * 16 + pairs[i + 1]!;
+  for (const c of singles) spans[n++] = c * 0x20000 * 16 + c;
+  spans.sort();
   const out: number[] = [];
-  for (const [lo, hi] of spans) {
+  for (const span of spans) {
+    const lo = Math.floor(span / (0x20000 * 16));
+    const hi = span - lo * 0x20000 * 16;
     if (out.length > 0 && lo <= out[out.length - 1]! + 1) out[out.length - 1] = Math.max(out[out.length - 1]!, hi);
     else out.push(lo, hi);
   }
   return Int32Array.from(out);
-}
-
-/** The runs of marked code points, as [lo0, hi0, lo1, hi1, ...]. */
-function toRanges(bmp: Uint8Array): Int32Array {
-  const runs: number[] = [];
-  for (let c = 0; c < bmp.length; c++) {
-    if (bmp[c] !== 1) continue;
-    const lo = c;
-    while (c + 1 < bmp.length && bmp[c + 1] === 1) c++;
-    runs.push(lo, c);
-  }
-  return Int32Array.from(runs);
 }
 
 function inRanges(runs: Int32Array, c: number): boolean {

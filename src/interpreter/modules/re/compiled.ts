@@ -26,14 +26,31 @@ export interface Compiled {
 
 /** What finding a compiled pattern in the cache costs, in steps (its text's hash and comparison aside). */
 const LOOKUP_STEPS = 4;
+/** What parsing costs per character of the pattern, in steps. */
+const STEPS_PER_CHAR = 4;
 
-/** The most patterns kept (CPython keeps 512). */
+/** The most patterns kept (CPython keeps 512), and the most memory they may hold together. */
 const CACHE_SIZE = 256;
+const CACHE_BYTES = 64 << 20;
 const cache = new Map<string, Compiled>();
+let cacheBytes = 0;
 
 /** re.purge(): forgets the compiled patterns. */
 export function purgeCache(): void {
   cache.clear();
+  cacheBytes = 0;
+}
+
+/** Keeps `compiled`, forgetting the least recently used patterns to stay within the bounds. */
+function keep(key: string, compiled: Compiled): void {
+  if (compiled.bytes > CACHE_BYTES / 8) return;
+  while (cache.size > 0 && (cache.size >= CACHE_SIZE || cacheBytes + compiled.bytes > CACHE_BYTES)) {
+    const [oldest, old] = cache.entries().next().value!;
+    cache.delete(oldest);
+    cacheBytes -= old.bytes;
+  }
+  cache.set(key, compiled);
+  cacheBytes += compiled.bytes;
 }
 
 /** The characters of a pattern: a str's code points, or a character per byte. */
@@ -45,7 +62,7 @@ export function patternText(source: string | PyBytes): { chars: string[]; text: 
 
 /**
  * The compiled form of `source` under `flags`, from the cache or made now: parsing and compiling
- * are charged to `budget` (a step per character of the pattern, and per instruction), the
+ * are charged to `budget` (steps per character of the pattern and per instruction), the
  * program's memory too when it is made.
  */
 export function compilePattern(source: string | PyBytes, flags: number, budget: Budget): Compiled {
@@ -59,11 +76,10 @@ export function compilePattern(source: string | PyBytes, flags: number, budget: 
     return hit;
   }
   const { chars } = patternText(source);
-  budget.step(chars.length);
+  budget.step(STEPS_PER_CHAR * chars.length);
   const compiled = build(source, chars, istext, flags, budget);
   budget.alloc(compiled.bytes);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, compiled);
+  keep(key, compiled);
   return compiled;
 }
 

@@ -34,6 +34,9 @@ export const AT_NON_BOUNDARY = 6;
 export const AT_UNI_BOUNDARY = 7;
 export const AT_UNI_NON_BOUNDARY = 8;
 
+/** What compiling costs per instruction made (and the machine's share), in steps. */
+const STEPS_PER_INSTRUCTION = 4;
+
 /** The most instructions a pattern may compile to (a repeat count multiplies its body's). */
 export const MAX_INSTRUCTIONS = 50_000;
 /** Instructions times thread slots: what the machine's thread lists hold at most. */
@@ -81,6 +84,8 @@ class Emitter {
   readonly openLoops: number[] = [];
   loopDepth = 0;
   registers = 0;
+  /** The CharTests made, by what they test (see charTest). */
+  readonly testCache = new Map<string, CharTest | null>();
 
   emit(op: number, a = 0, b = 0, test: CharTest | null = null): number {
     this.op.push(op);
@@ -156,7 +161,7 @@ function combineFlags(flags: number, add: number, del: number): number {
 export function compile(parsed: Parsed, budget: Budget): Program {
   const estimate = sizeOf(parsed.nodes);
   if (estimate > MAX_INSTRUCTIONS) throw new TooLargeError(estimate);
-  budget.step(estimate);
+  budget.step(STEPS_PER_INSTRUCTION * estimate);
   const e = new Emitter();
   const lastSlot = parsed.groups > 0 ? 2 * (parsed.groups + 1) : -1;
   const registerBase = 2 * (parsed.groups + 1) + 1;
@@ -192,24 +197,50 @@ function emitSeq(e: Emitter, nodes: readonly Node[], flags: number, registerBase
   for (const node of nodes) emitNode(e, node, flags, registerBase, budget);
 }
 
+/** What building a CharTest's table of the first 256 code points costs, in steps. */
+const TEST_STEPS = 16;
+
+/**
+ * The test of a literal or set under `flags`, made once per compile for equal ones: a repeat's
+ * copies of its body share them, and so do the same literal or set written many times.
+ */
+function charTest(e: Emitter, node: Node & { kind: "lit" | "notlit" | "set" }, flags: number, budget: Budget): CharTest | null {
+  const relevant = flags & (FLAG.IGNORECASE | FLAG.UNICODE | FLAG.ASCII | FLAG.LOCALE);
+  const key = node.kind === "set" ? `${relevant}${node.negate ? "^" : "["}${JSON.stringify(node.items)}` : `${relevant}${node.kind}${node.c}`;
+  const cached = e.testCache.get(key);
+  if (cached !== undefined) return cached;
+  budget.step(TEST_STEPS);
+  let test: CharTest | null;
+  if (node.kind === "set") test = setTest(node.items, node.negate, flags, budget);
+  else {
+    test = literalTest(node.c, node.kind === "notlit", flags);
+    if (test === null && node.kind === "notlit") {
+      const c = node.c;
+      test = new CharTest((x) => x !== c);
+    }
+  }
+  e.testCache.set(key, test);
+  return test;
+}
+
 function emitNode(e: Emitter, node: Node, flags: number, registerBase: number, budget: Budget): void {
   switch (node.kind) {
     case "lit":
     case "notlit": {
-      const test = literalTest(node.c, node.kind === "notlit", flags);
-      if (test !== null) e.emit(TEST, 0, 0, test);
-      else if (node.kind === "lit") e.emit(CHAR, node.c);
-      else {
-        const c = node.c;
-        e.emit(TEST, 0, 0, new CharTest((x) => x !== c));
+      if (node.kind === "lit" && !(flags & FLAG.IGNORECASE)) {
+        e.emit(CHAR, node.c);
+        return;
       }
+      const test = charTest(e, node, flags, budget);
+      if (test !== null) e.emit(TEST, 0, 0, test);
+      else e.emit(CHAR, node.c);
       return;
     }
     case "any":
       e.emit(flags & FLAG.DOTALL ? ANY_ALL : ANY);
       return;
     case "set":
-      e.emit(TEST, 0, 0, setTest(node.items, node.negate, flags, budget));
+      e.emit(TEST, 0, 0, charTest(e, node, flags, budget));
       return;
     case "at":
       e.emit(ASSERT, assertion(node.at, flags));
@@ -385,10 +416,14 @@ function firstChars(op: Int32Array, a: Int32Array, b: Int32Array, tests: readonl
   }
   const latin = new Uint8Array(256);
   for (const pc of pcs) {
-    for (let c = 0; c < 256; c++) {
-      if (latin[c]) continue;
-      const o = op[pc];
-      if (o === CHAR ? a[pc] === c : o === ANY ? c !== 10 : o === ANY_ALL ? true : tests[pc]!.test(c)) latin[c] = 1;
+    const o = op[pc];
+    if (o === CHAR) {
+      if (a[pc]! < 256) latin[a[pc]!] = 1;
+    } else if (o === ANY || o === ANY_ALL) {
+      for (let c = 0; c < 256; c++) if (o === ANY_ALL || c !== 10) latin[c] = 1;
+    } else {
+      const table = tests[pc]!.latin;
+      for (let c = 0; c < 256; c++) latin[c] |= table[c]!;
     }
   }
   return { latin, pcs };

@@ -50,6 +50,8 @@ export const STEPS_PER_UNIT = 2;
 export const RUN_STEPS = 10;
 /** What filling a block of a character table (chars.ts) costs, in steps. */
 const FILL_STEPS = 50;
+/** Thread-list slots a machine keeps between runs (more were grown for one run: let go). */
+const MAX_KEPT_SLOTS = 1 << 16;
 const SKIP_PER_STEP = 16;
 /** Work done between two charges: the budget stops a long match within this much. */
 const CHUNK = 4096;
@@ -73,11 +75,11 @@ export class Machine {
   private readonly width: number;
   /**
    * For each instruction, the instructions that consume or match reached from it through
-   * SPLIT, JMP and SAVE alone, in priority order, with the slots set on the way; null when the
-   * way asserts or enters or leaves an iteration of a loop that can match empty (follow() takes
-   * those).
+   * SPLIT, JMP and SAVE alone, in priority order, with the slots set on the way (staticClosure);
+   * null when the way asserts, enters or leaves an iteration of a loop that can match empty, or
+   * is too long (follow() takes those); undefined until first needed.
    */
-  private readonly closures: (Int32Array | null)[];
+  private readonly closures: (Int32Array | null | undefined)[];
   private readonly keys: number;
   private marks: Uint32Array;
   private generation = 0;
@@ -104,7 +106,7 @@ export class Machine {
     this.tests = prog.tests;
     this.nslots = prog.slots;
     this.width = prog.loopDepth + 1;
-    this.closures = staticClosures(prog);
+    this.closures = new Array<Int32Array | null | undefined>(prog.size);
     this.unitSteps = STEPS_PER_UNIT * (1 + (prog.slots >> 4));
     this.keys = prog.size * this.width;
     this.marks = new Uint32Array(this.keys);
@@ -119,8 +121,9 @@ export class Machine {
 
   /** What the machine holds in the heap. */
   heapBytes(): number {
-    let closures = 0;
-    for (const c of this.closures) if (c !== null) closures += 32 + 4 * c.length;
+    // Closures are made as they are needed (after consuming instructions), each of at most
+    // MAX_CLOSURE instructions: a few dozen bytes an instruction on average.
+    const closures = this.prog.size * 48;
     return 4 * (3 * this.keys + 4 * this.keys + this.curSlots.length + this.nextSlots.length) + closures + 256;
   }
 
@@ -132,6 +135,22 @@ export class Machine {
    * `found` carries, from one run to the next over the same text, where its required text is.
    */
   run(text: string, start: number, end: number, mode: Mode, mustAdvance: boolean, budget: Budget, found: Found | null = null): Int32Array | null {
+    try {
+      return this.runOnce(text, start, end, mode, mustAdvance, budget, found);
+    } finally {
+      // A cached machine keeps neither the text nor thread lists grown for one large run.
+      this.text = "";
+      if (this.curSlots.length > MAX_KEPT_SLOTS) this.shrink();
+    }
+  }
+
+  private shrink(): void {
+    const initial = Math.min(this.keys, 16) * this.nslots;
+    this.curSlots = new Int32Array(initial);
+    this.nextSlots = new Int32Array(initial);
+  }
+
+  private runOnce(text: string, start: number, end: number, mode: Mode, mustAdvance: boolean, budget: Budget, found: Found | null): Int32Array | null {
     const prog = this.prog;
     const { op, a, tests, nslots } = this;
     const anchored = mode !== SEARCH;
@@ -187,7 +206,8 @@ export class Machine {
         else if (o === ANY) ok = c !== NEWLINE;
         else ok = o === ANY_ALL;
         if (!ok) continue;
-        const closure = this.closures[pc + 1]!;
+        const next = pc + 1;
+        const closure = this.closures[next] ?? (this.closures[next] === null ? null : this.closureOf(next));
         if (closure !== null) this.pushAll(closure, curSlots, i * nslots, pos + width);
         else {
           const tmp = this.tmp;
@@ -243,8 +263,14 @@ export class Machine {
 
   private finish(matched: Int32Array | null, work: number, budget: Budget): Int32Array | null {
     budget.step(Math.ceil(work + this.unitSteps * this.visits + FILL_STEPS * takeFillWork()));
-    this.text = "";
     return matched;
+  }
+
+  /** The static closure of `pc`, made now (and kept; null when it has none). */
+  private closureOf(pc: number): Int32Array | null {
+    const closure = staticClosure(this.prog, pc, () => this.visits++);
+    this.closures[pc] = closure;
+    return closure;
   }
 
   /**
@@ -304,7 +330,7 @@ export class Machine {
     const tmp = this.tmp;
     tmp.fill(-1);
     tmp[0] = pos;
-    const closure = this.closures[0]!;
+    const closure = this.closures[0] ?? (this.closures[0] === null ? null : this.closureOf(0));
     if (closure !== null) this.pushAll(closure, tmp, 0, pos);
     else this.follow(0, pos);
   }
@@ -517,37 +543,37 @@ function codePointBefore(text: string, pos: number): number {
 
 /** In a closure's slot writes, the value that stands for the current position. */
 const AT_POS = -2;
+/** The most instructions a static closure may go through (longer ones are followed each time). */
+const MAX_CLOSURE = 48;
 
 /**
- * The closure of each instruction when it goes through SPLIT, JMP and SAVE only (see
- * Machine.closures), computed once per program: for each target in priority order, its pc, the
- * number of slot writes on the way, and the writes (slot, value or AT_POS).
+ * The closure of instruction `start` when it goes through SPLIT, JMP and SAVE only, in at most
+ * MAX_CLOSURE instructions (see Machine.closures): for each target in priority order, its pc, the
+ * number of slot writes on the way, and the writes (slot, value or AT_POS). Null otherwise.
+ * `visit` is told of each instruction looked at, to charge the work.
  */
-function staticClosures(prog: Program): (Int32Array | null)[] {
+export function staticClosure(prog: Program, start: number, visit: () => void): Int32Array | null {
   const { op, a, b, lastSlot } = prog;
-  const out: (Int32Array | null)[] = new Array<Int32Array | null>(prog.size).fill(null);
-  const seen = new Int32Array(prog.size).fill(-1);
-  for (let start = 0; start < prog.size; start++) {
-    const entries: number[] = [];
-    // Depth first in priority order, each path with the writes made on it.
-    const stack: [number, number[]][] = [[start, []]];
-    let simple = true;
-    while (stack.length > 0 && simple) {
-      const [pc, writes] = stack.pop()!;
-      if (seen[pc] === start) continue;
-      seen[pc] = start;
-      const o = op[pc];
-      if (o === JMP) stack.push([a[pc]!, writes]);
-      else if (o === SPLIT) stack.push([b[pc]!, writes], [a[pc]!, writes]);
-      else if (o === SAVE) {
-        const k = a[pc]!;
-        const more = [...writes, k, AT_POS];
-        if (k & 1 && lastSlot >= 0) more.push(lastSlot, k >> 1);
-        stack.push([pc + 1, more]);
-      } else if (o === CHAR || o === TEST || o === ANY || o === ANY_ALL || o === MATCH) entries.push(pc, writes.length >> 1, ...writes);
-      else simple = false;
-    }
-    if (simple) out[start] = Int32Array.from(entries);
+  const entries: number[] = [];
+  const seen = new Set<number>();
+  // Depth first in priority order; each entry is a pc and the writes made on its way.
+  const stack: [number, number[]][] = [[start, []]];
+  while (stack.length > 0) {
+    const [pc, writes] = stack.pop()!;
+    if (seen.has(pc)) continue;
+    if (seen.size >= MAX_CLOSURE) return null;
+    seen.add(pc);
+    visit();
+    const o = op[pc];
+    if (o === JMP) stack.push([a[pc]!, writes]);
+    else if (o === SPLIT) stack.push([b[pc]!, writes], [a[pc]!, writes]);
+    else if (o === SAVE) {
+      const k = a[pc]!;
+      const more = [...writes, k, AT_POS];
+      if (k & 1 && lastSlot >= 0) more.push(lastSlot, k >> 1);
+      stack.push([pc + 1, more]);
+    } else if (o === CHAR || o === TEST || o === ANY || o === ANY_ALL || o === MATCH) entries.push(pc, writes.length >> 1, ...writes);
+    else return null;
   }
-  return out;
+  return Int32Array.from(entries);
 }
