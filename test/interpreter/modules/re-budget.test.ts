@@ -20,7 +20,7 @@ async function steps(source: string, options = BIG): Promise<number> {
  */
 async function fastest(source: string, options = {}) {
   let best = { wallMs: Infinity, stallMs: Infinity, cpuMs: Infinity, result: null as unknown as Awaited<ReturnType<typeof measure>>["result"] };
-  for (let run = 0; run < 3 && (best.cpuMs >= 2 * baselineMs || best.stallMs >= 300); run++) {
+  for (let run = 0; run < 3 && (best.cpuMs >= 3 * baselineMs || best.stallMs >= 300); run++) {
     const cpu = process.cpuUsage();
     const m = await measure(source, options);
     const cpuMs = process.cpuUsage(cpu).user / 1000;
@@ -123,10 +123,11 @@ describe("hostile calls stop at the budget without holding the event loop", () =
     figures.push(`${cpuMs.toFixed(1).padStart(6)} ms CPU ${stallMs.toFixed(0).padStart(4)} ms stall ${String(result.stats.steps).padStart(8)} steps  ${source.replace(/\n/g, "; ")}`);
     expect(result.error?.type, JSON.stringify(result.error ?? result.result)?.slice(0, 200)).toBe("ResourceLimitError");
     expect(result.error?.message).toContain(`${outcome.limit} exceeded`);
-    // The default steps are about 10 ms of work: no more than the interpreter's own loop takes
-    // for them (measured now, so that a loaded machine does not fail the test), with room for
-    // building the texts; the event loop is never held for long.
-    expect(cpuMs).toBeLessThan(2 * baselineMs + 10);
+    // The default steps are about 10 ms of work: of the order of what the interpreter's own
+    // loop takes for them (measured now, so that a loaded machine does not fail the test; the
+    // JavaScript tier runs that loop about twice as fast), with room for building the texts;
+    // the event loop is never held for long.
+    expect(cpuMs).toBeLessThan(3 * baselineMs + 10);
     expect(stallMs).toBeLessThan(Math.max(300, 6 * baselineMs));
   });
 

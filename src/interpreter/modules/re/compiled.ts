@@ -27,7 +27,7 @@ export interface Compiled {
 /** What finding a compiled pattern in the cache costs, in steps (its text's hash and comparison aside). */
 const LOOKUP_STEPS = 4;
 /** What parsing costs per character of the pattern, in steps. */
-const STEPS_PER_CHAR = 4;
+const STEPS_PER_CHAR = 10;
 
 /** The most patterns kept (CPython keeps 512), and the most memory they may hold together. */
 const CACHE_SIZE = 256;
@@ -112,9 +112,4 @@ function build(source: string | PyBytes, chars: string[], istext: boolean, flags
     }
     throw e;
   }
-}
-
-/** The pattern as bytes or str, for a Match or Pattern to give back. */
-export function isBytesSource(c: Compiled): boolean {
-  return c.source instanceof PyBytes;
 }

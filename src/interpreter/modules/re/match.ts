@@ -3,7 +3,6 @@ import type { Budget } from "../../budget.js";
 import { pyError } from "../../errors.js";
 import { PyClass, PyInstance } from "../../instance.js";
 import type { NativeMethod } from "../../native.js";
-import { SLOT, TUPLE } from "../../sizes.js";
 import { PyBytes, PyDict, PyList, PySet, PyTuple, typeName, type Value } from "../../values.js";
 import { clinic, positional } from "./args.js";
 import type { Compiled } from "./compiled.js";
@@ -222,8 +221,3 @@ export const MATCH_CLASS = new PyClass("Match", "re", () => {
   throw pyError("TypeError", "cannot create 're.Match' instances");
 });
 for (const [name, method] of Object.entries(METHODS)) MATCH_CLASS.methods.set(name, method);
-
-/** The size of a tuple of `n` groups (findall's items), for the memory budget. */
-export function tupleBytes(n: number): number {
-  return TUPLE + SLOT * n;
-}

@@ -4,6 +4,7 @@
 // that a malformed pattern gets CPython's error, and is then refused with a message saying why.
 import type { Value } from "../../values.js";
 import { reError } from "./error.js";
+import { cpLen, DIGITS, has, HEXDIGITS, IDENTIFIER, OCTDIGITS, pythonInt, quoteName, Tokenizer } from "./tokenizer.js";
 
 export const FLAG = {
   TEMPLATE: 1,
@@ -52,9 +53,6 @@ export interface Parsed {
   parents: number[];
 }
 
-const DIGITS = "0123456789";
-const OCTDIGITS = "01234567";
-const HEXDIGITS = "0123456789abcdefABCDEF";
 const WHITESPACE = " \t\n\r\v\f";
 const SPECIAL_CHARS = ".\\[{()*+?^$|";
 const REPEAT_CHARS = "*+?{";
@@ -85,120 +83,11 @@ const INLINE_FLAGS: Record<string, number> = {
   u: FLAG.UNICODE,
 };
 
-const IDENTIFIER = /^[\p{XID_Start}_]\p{XID_Continue}*$/u;
 const isAsciiLetter = (c: string) => /^[a-zA-Z]$/.test(c);
-const cpLen = (s: string) => (s.length === 1 ? 1 : Array.from(s).length);
-const has = (set: string, c: string | null) => c !== null && c.length === 1 && set.includes(c);
 
 /** Why the sandbox refuses a construct, said in every refusal. */
 const LINEAR = "the sandbox's regular expressions run in linear time, without lookaround or backreferences";
 const INSTEAD = "match more loosely and check the groups in Python, or use str methods (in, find, startswith, endswith, split)";
-
-/** Reads a pattern a character (or a backslash escape) at a time, as re._parser.Tokenizer. */
-export class Tokenizer {
-  private index = 0;
-  /** The current token: a character, or a backslash and the character after it. */
-  next: string | null = null;
-  private nextWidth = 0;
-
-  constructor(
-    private readonly chars: readonly string[],
-    readonly istext: boolean,
-    /** The pattern as the script gave it, for errors. */
-    readonly source: Value,
-  ) {
-    this.advance();
-  }
-
-  private advance(): void {
-    let index = this.index;
-    if (index >= this.chars.length) {
-      this.next = null;
-      this.nextWidth = 0;
-      return;
-    }
-    let char = this.chars[index]!;
-    if (char === "\\") {
-      index++;
-      if (index >= this.chars.length) throw reError("bad escape (end of pattern)", this.source, this.chars.length - 1);
-      char += this.chars[index]!;
-    }
-    this.nextWidth = index + 1 - this.index;
-    this.index = index + 1;
-    this.next = char;
-  }
-
-  match(char: string): boolean {
-    if (char === this.next) {
-      this.advance();
-      return true;
-    }
-    return false;
-  }
-
-  get(): string | null {
-    const t = this.next;
-    this.advance();
-    return t;
-  }
-
-  getwhile(n: number, charset: string): string {
-    let result = "";
-    for (let i = 0; i < n; i++) {
-      const c = this.next;
-      if (!has(charset, c)) break;
-      result += c;
-      this.advance();
-    }
-    return result;
-  }
-
-  getuntil(terminator: string, name: string): string {
-    let result = "";
-    for (;;) {
-      const c = this.next;
-      this.advance();
-      if (c === null) {
-        if (!result) throw this.error(`missing ${name}`);
-        throw this.error(`missing ${terminator}, unterminated name`, cpLen(result));
-      }
-      if (c === terminator) {
-        if (!result) throw this.error(`missing ${name}`, 1);
-        break;
-      }
-      result += c;
-    }
-    return result;
-  }
-
-  tell(): number {
-    return this.index - this.nextWidth;
-  }
-
-  seek(index: number): void {
-    this.index = index;
-    this.advance();
-  }
-
-  error(msg: string, offset = 0, hint?: string) {
-    return reError(this.istext ? msg : asciiText(msg), this.source, this.tell() - offset, hint);
-  }
-
-  checkGroupName(name: string, offset: number): void {
-    if (!IDENTIFIER.test(name)) throw this.error(`bad character in group name ${quoteName(name)}`, cpLen(name) + offset);
-  }
-}
-
-/** Python's repr of a name in an error message (the quotes repr() would choose). */
-function quoteName(name: string): string {
-  const quote = name.includes("'") && !name.includes('"') ? '"' : "'";
-  return quote + name.replace(/\\/g, "\\\\").replace(new RegExp(quote, "g"), `\\${quote}`) + quote;
-}
-
-/** msg.encode('ascii', 'backslashreplace'): how a bytes pattern's errors show other characters. */
-function asciiText(msg: string): string {
-  return msg.replace(/[^\0-\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
-}
 
 class State {
   flags: number;
@@ -645,21 +534,15 @@ function parseGroup(source: Tokenizer, state: State, verbose: boolean, nested: n
 /** (?(id/name)yes|no): parsed for its errors, then refused. */
 function parseConditional(source: Tokenizer, state: State, verbose: boolean, nested: number, start: number): void {
   const condName = source.getuntil(")", "group name");
-  let condGroup: number;
   if (IDENTIFIER.test(condName)) {
-    const gid = state.groupIndex.get(condName);
-    if (gid === undefined) throw source.error(`unknown group name ${quoteName(condName)}`, cpLen(condName) + 1);
-    condGroup = gid;
+    if (!state.groupIndex.has(condName)) throw source.error(`unknown group name ${quoteName(condName)}`, cpLen(condName) + 1);
   } else {
-    if (!/^[0-9]+$/.test(condName) && !/^\p{Nd}+$/u.test(condName)) {
-      throw source.error(`bad character in group name ${quoteName(condName)}`, cpLen(condName) + 1);
-    }
-    condGroup = Number(condName.replace(/\p{Nd}/gu, (d) => String(digitValue(d))));
+    const condGroup = pythonInt(condName);
+    if (condGroup === null || condGroup < 0) throw source.error(`bad character in group name ${quoteName(condName)}`, cpLen(condName) + 1);
     if (condGroup === 0) throw source.error("bad group number", cpLen(condName) + 1);
     if (condGroup >= MAXGROUPS) throw source.error(`invalid group reference ${condGroup}`, cpLen(condName) + 1);
     if (!state.condRefs.has(condGroup)) state.condRefs.set(condGroup, source.tell() - cpLen(condName) - 1);
   }
-  void condGroup;
   parseSeq(source, state, verbose, nested + 1, false);
   if (source.match("|")) {
     parseSeq(source, state, verbose, nested + 1, false);
@@ -667,13 +550,6 @@ function parseConditional(source: Tokenizer, state: State, verbose: boolean, nes
   }
   if (!source.match(")")) throw source.error("missing ), unterminated subpattern", source.tell() - start);
   state.refuse("conditional groups (?(group)yes|no)", start);
-}
-
-function digitValue(d: string): number {
-  const c = d.codePointAt(0)!;
-  // Decimal digits come in runs of ten from a zero.
-  for (let zero = c; zero > c - 10; zero--) if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return c - zero;
-  return 0;
 }
 
 /** Inline flags after "(?": null for global ones "(?i)", else [add, del] for "(?i-m:". */

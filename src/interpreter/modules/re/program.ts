@@ -9,7 +9,7 @@
 import type { Budget } from "../../budget.js";
 import { isAsciiCased, isCased } from "./chars.js";
 import { CharTest, literalTest, setTest } from "./charset.js";
-import { FLAG, MAXREPEAT, TYPE_FLAGS, type At, type Node, type Parsed } from "./parse.js";
+import { FLAG, MAXREPEAT, TYPE_FLAGS, type At, type Node, type Parsed, type SetItem } from "./parse.js";
 
 // The instructions that consume a character come first: the machine tells them by number.
 export const CHAR = 0;
@@ -206,7 +206,7 @@ const TEST_STEPS = 16;
  */
 function charTest(e: Emitter, node: Node & { kind: "lit" | "notlit" | "set" }, flags: number, budget: Budget): CharTest | null {
   const relevant = flags & (FLAG.IGNORECASE | FLAG.UNICODE | FLAG.ASCII | FLAG.LOCALE);
-  const key = node.kind === "set" ? `${relevant}${node.negate ? "^" : "["}${JSON.stringify(node.items)}` : `${relevant}${node.kind}${node.c}`;
+  const key = node.kind === "set" ? `${relevant}${node.negate ? "^" : "["}${setKey(node.items)}` : `${relevant}${node.kind}${node.c}`;
   const cached = e.testCache.get(key);
   if (cached !== undefined) return cached;
   budget.step(TEST_STEPS);
@@ -221,6 +221,13 @@ function charTest(e: Emitter, node: Node & { kind: "lit" | "notlit" | "set" }, f
   }
   e.testCache.set(key, test);
   return test;
+}
+
+/** A set's members as text, to find an equal set already built. */
+function setKey(items: readonly SetItem[]): string {
+  let key = "";
+  for (const item of items) key += item.kind === "lit" ? `${item.c},` : item.kind === "range" ? `${item.lo}-${item.hi},` : `${item.cat},`;
+  return key;
 }
 
 function emitNode(e: Emitter, node: Node, flags: number, registerBase: number, budget: Budget): void {

@@ -4,9 +4,8 @@
 import type { Budget } from "../../budget.js";
 import { pyError } from "../../errors.js";
 import { PyBytes, type Value } from "../../values.js";
-import type { Compiled } from "./compiled.js";
-import { Tokenizer } from "./parse.js";
-import { patternText } from "./compiled.js";
+import { type Compiled, patternText } from "./compiled.js";
+import { cpLen, DIGITS, has, IDENTIFIER, OCTDIGITS, pythonInt, quoteName, Tokenizer } from "./tokenizer.js";
 
 export interface Template {
   /** Literal pieces; a null piece is filled by the group at the same index of `groups`. */
@@ -17,13 +16,10 @@ export interface Template {
 }
 
 const ESCAPES: Record<string, string> = { "\\a": "\x07", "\\b": "\b", "\\f": "\f", "\\n": "\n", "\\r": "\r", "\\t": "\t", "\\v": "\v", "\\\\": "\\" };
-const DIGITS = "0123456789";
-const OCTDIGITS = "01234567";
 const MAXGROUPS = 1073741823;
-const IDENTIFIER = /^[\p{XID_Start}_]\p{XID_Continue}*$/u;
 
-const isDigit = (c: string | null) => c !== null && c.length === 1 && DIGITS.includes(c);
-const isOct = (c: string | null | undefined) => c !== null && c !== undefined && c.length === 1 && OCTDIGITS.includes(c);
+const isDigit = (c: string | null) => has(DIGITS, c);
+const isOct = (c: string | null | undefined) => has(OCTDIGITS, c);
 
 /** Parses `source` (a str or bytes template) for `compiled`, charging a step per character. */
 export function parseTemplate(source: string | PyBytes, compiled: Compiled, budget: Budget): Template {
@@ -55,15 +51,15 @@ export function parseTemplate(source: string | PyBytes, compiled: Compiled, budg
       let index: number;
       if (IDENTIFIER.test(name)) {
         const found = compiled.groupIndex.get(name);
-        if (found === undefined) throw pyError("IndexError", `unknown group name ${repr(name)}`);
+        if (found === undefined) throw pyError("IndexError", `unknown group name ${quoteName(name)}`);
         index = found;
       } else {
         const n = pythonInt(name);
-        if (n === null || n < 0) throw s.error(`bad character in group name ${repr(name)}`, Array.from(name).length + 1);
-        if (n >= MAXGROUPS) throw s.error(`invalid group reference ${n}`, Array.from(name).length + 1);
+        if (n === null || n < 0) throw s.error(`bad character in group name ${quoteName(name)}`, cpLen(name) + 1);
+        if (n >= MAXGROUPS) throw s.error(`invalid group reference ${n}`, cpLen(name) + 1);
         index = n;
       }
-      addGroup(index, Array.from(name).length + 1);
+      addGroup(index, cpLen(name) + 1);
     } else if (c === "0") {
       if (isOct(s.next)) {
         token += s.get();
@@ -92,26 +88,6 @@ export function parseTemplate(source: string | PyBytes, compiled: Compiled, budg
   }
   if (literal) pieces.push(literal);
   return { pieces, groups, bytes: !istext };
-}
-
-/** int(text) as Python reads it (spaces around, a sign, "_" between digits), or null. */
-function pythonInt(text: string): number | null {
-  const m = /^[\s]*([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)[\s]*$/u.exec(text);
-  if (m === null) return null;
-  const digits = m[2]!.replace(/_/g, "").replace(/\p{Nd}/gu, (d) => String(digitValue(d)));
-  const n = Number(digits);
-  return m[1] === "-" ? -n : n;
-}
-
-function digitValue(d: string): number {
-  const c = d.codePointAt(0)!;
-  for (let zero = c; zero > c - 10; zero--) if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return c - zero;
-  return 0;
-}
-
-function repr(name: string): string {
-  const quote = name.includes("'") && !name.includes('"') ? '"' : "'";
-  return quote + name.replace(/\\/g, "\\\\") + quote;
 }
 
 /** The template's text as the subject's type ('' pieces of str, or bytes). */

@@ -45,9 +45,9 @@ export const FULLMATCH = 2;
 export type Mode = typeof SEARCH | typeof MATCH_START | typeof FULLMATCH;
 
 /** Budget steps (about 10 ns of work each) per thread stepped or instruction visited. */
-export const STEPS_PER_UNIT = 2;
+const STEPS_PER_UNIT = 2;
 /** What setting up a run and taking its result cost, in steps. */
-export const RUN_STEPS = 10;
+const RUN_STEPS = 10;
 /** What filling a block of a character table (chars.ts) costs, in steps. */
 const FILL_STEPS = 50;
 /** Thread-list slots a machine keeps between runs (more were grown for one run: let go). */
