@@ -8,8 +8,8 @@ import { PyExcType, pyError } from "../../errors.js";
 import { PyClass, PyInstance } from "../../instance.js";
 import { intArg, type NativeContext, type NativeMethod } from "../../native.js";
 import { DONE, HostCallable, PyBoundMethod, PyBuiltin, PyIterator, PyType } from "../../objects.js";
-import { strRepr, bytesRepr } from "../../repr.js";
-import { itemsSize, LIST, storedSize } from "../../sizes.js";
+import { bytesRepr, strRepr } from "../../repr.js";
+import { itemsSize, LIST, SLOT, storedSize } from "../../sizes.js";
 import { type HashKey, PyBytes, PyDict, PyList, PyTuple, truthy, typeName, type Value } from "../../values.js";
 import { clinic } from "./args.js";
 import { compilePattern, type Compiled } from "./compiled.js";
@@ -218,6 +218,8 @@ function substitute(ctx: NativeContext, self: Pattern, repl: Value, string: Valu
   while (count === 0 || n < count) {
     const slots = scan.next(ctx.budget);
     if (slots === null) break;
+    // The pieces so far (the text between matches, and slots for all) must fit in memory.
+    if ((n & 1023) === 1023) ctx.budget.checkSize(2 * slots[0]! + SLOT * pieces.length);
     const [b, e] = [slots[0]!, slots[1]!];
     if (done < b) pieces.push(subject.slice(done, b));
     if (how.kind === "value") pieces.push(how.value);
