@@ -96,6 +96,8 @@ export class Machine {
   private readonly stack: Int32Array;
   /** The slots of the thread being followed. */
   private readonly tmp: Int32Array;
+  /** The slots of the best match found so far in the run. */
+  private readonly best: Int32Array;
   // The run in progress.
   private text = "";
   private end = 0;
@@ -117,6 +119,7 @@ export class Machine {
     this.nextSlots = new Int32Array(initial);
     this.stack = new Int32Array(4 * this.keys + 8);
     this.tmp = new Int32Array(prog.slots);
+    this.best = new Int32Array(prog.slots);
   }
 
   /** What the machine holds in the heap. */
@@ -159,7 +162,9 @@ export class Machine {
     this.end = end;
     let work = RUN_STEPS;
     this.visits = 0;
-    let matched: Int32Array | null = null;
+    // The best match so far, kept in `best` (copied out once the run ends).
+    let matched = false;
+    const best = this.best;
     let pos = start;
     if (prog.required.length > 0 && !this.contains(prog.required, start, end, found)) return this.finish(null, work, budget);
     const skip = !anchored && !prog.nullable;
@@ -195,8 +200,9 @@ export class Machine {
           const base = i * nslots;
           if (mode === FULLMATCH && pos !== end) continue;
           if (mustAdvance && pos === start && curSlots[base] === start) continue;
-          matched = curSlots.slice(base, base + nslots);
-          matched[1] = pos;
+          for (let k = 0; k < nslots; k++) best[k] = curSlots[base + k]!;
+          best[1] = pos;
+          matched = true;
           break;
         }
         if (c < 0) continue;
@@ -224,7 +230,7 @@ export class Machine {
       }
       if (c < 0) break;
       pos += width;
-      if (matched === null && !anchored) {
+      if (!matched && !anchored) {
         if (this.nextCount === 0 && skip) {
           const to = this.skipAhead(pos);
           work += (to - pos) / SKIP_PER_STEP;
@@ -236,9 +242,9 @@ export class Machine {
         }
       }
       count = this.swap();
-      if (count === 0 && (matched !== null || anchored)) break;
+      if (count === 0 && (matched || anchored)) break;
     }
-    return this.finish(matched, work, budget);
+    return this.finish(matched ? best.slice() : null, work, budget);
   }
 
   /**
@@ -282,12 +288,12 @@ export class Machine {
     const generation = this.generation;
     const width = this.width;
     const nslots = this.nslots;
-    this.visits += closure.length >> 1;
     for (let t = 0; t < closure.length; ) {
       const pc = closure[t]!;
       const writes = closure[t + 1]!;
       const first = t + 2;
       t = first + 2 * writes;
+      this.visits++;
       const key = pc * width;
       if (marks[key] === generation) continue;
       marks[key] = generation;
@@ -434,6 +440,8 @@ export class Machine {
             break;
           }
           case ASSERT:
+            // Looking at the characters around costs about as much again.
+            this.visits++;
             if (this.holds(a[pc]!, pos)) pc++;
             else alive = false;
             break;
