@@ -10,24 +10,25 @@ import { BINASCII_MODULE } from "./binascii.js";
 import { BISECT_MODULE } from "./bisect.js";
 import { COLLECTIONS_MODULE } from "./collections.js";
 import { COPY_MODULE } from "./copy.js";
+import { datetimeModule } from "./datetime.js";
 import { FUNCTOOLS_MODULE } from "./functools.js";
+import { hashlibModule } from "./hashlib.js";
 import { HEAPQ_MODULE } from "./heapq.js";
 import { HTML_MODULE } from "./html.js";
 import { ITERTOOLS_MODULE } from "./itertools.js";
 import { JSON_MODULE } from "./json.js";
 import { MATH_MODULE } from "./math.js";
 import { OPERATOR_MODULE } from "./operator.js";
+import { randomModule } from "./random.js";
+import { RE_MODULE } from "./re/index.js";
 import { SHLEX_MODULE } from "./shlex.js";
 import { STATISTICS_MODULE } from "./statistics.js";
 import { STRING_MODULE } from "./string.js";
 import { TEXTWRAP_MODULE } from "./textwrap.js";
+import { timeModule } from "./time.js";
 import { TYPING_MODULE } from "./typing.js";
 import { URLLIB_PARSE_MODULE } from "./urllib-parse.js";
 import { UUID_MODULE } from "./uuid.js";
-import { datetimeModule } from "./datetime.js";
-import { hashlibModule } from "./hashlib.js";
-import { randomModule } from "./random.js";
-import { timeModule } from "./time.js";
 
 /** A module of `attrs`: functions become built-ins named after their key. */
 export function moduleFrom(name: string, attrs: Record<string, NativeFn | Value>): PyModule {
@@ -54,6 +55,7 @@ export const STANDARD_MODULES = new Map<string, () => PyModule>([
   ["math", () => moduleFrom("math", MATH_MODULE)],
   ["operator", () => moduleFrom("operator", OPERATOR_MODULE)],
   ["random", randomModule],
+  ["re", () => moduleFrom("re", RE_MODULE)],
   ["shlex", () => moduleFrom("shlex", SHLEX_MODULE)],
   ["statistics", () => moduleFrom("statistics", STATISTICS_MODULE)],
   ["string", () => moduleFrom("string", STRING_MODULE)],
