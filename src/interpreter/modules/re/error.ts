@@ -2,23 +2,8 @@
 import { EXC, PyExcType, PyException } from "../../errors.js";
 import { PyBytes, type Value } from "../../values.js";
 
-/** An exception class a module defines: it prints as `<class 'module.name'>`. */
-class ModuleExcType extends PyExcType {
-  constructor(
-    name: string,
-    base: PyExcType,
-    readonly module: string,
-  ) {
-    super(name, base);
-  }
-
-  pyRepr(): string {
-    return `<class '${this.module}.${this.name}'>`;
-  }
-}
-
 /** The class `re.error` (a subclass of Exception, as in CPython). */
-export const RE_ERROR: PyExcType = new ModuleExcType("error", EXC.Exception, "re");
+export const RE_ERROR: PyExcType = new PyExcType("error", EXC.Exception, "re");
 
 /**
  * re.error(msg, pattern, pos): the message gains " at position N", and " (line L, column C)" when
