@@ -61,7 +61,6 @@ export class NamedTupleClass extends PyClass {
     super(name, module, (ctx, args, kwargs) => this.bindNew(ctx, args, kwargs));
     fields.forEach((f, i) => this.index.set(f, i));
     this.attrs.set("_fields", new PyTuple(fields));
-    this.attrs.set("_field_defaults", this.fieldDefaults());
     this.attrs.set(
       "_make",
       new PyBuiltin(`${name}._make`, (ctx, args, kwargs) => {
@@ -75,6 +74,11 @@ export class NamedTupleClass extends PyClass {
       return asDict(ctx, self);
     });
     this.methods.set("_replace", (ctx, self: NamedTuple, args, kwargs) => this.replace(ctx, self, args, kwargs));
+  }
+
+  /** `_field_defaults` is a fresh dict each time: a class is shared by every execution. */
+  override attr(name: string): Value | undefined {
+    return name === "_field_defaults" ? this.fieldDefaults() : super.attr(name);
   }
 
   /** An instance holding `values`, one per field (the caller passes the right number), charged to `ctx`'s budget. */
