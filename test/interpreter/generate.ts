@@ -3,8 +3,12 @@
 // list, dict and set operations; comprehensions; and the common errors (wrong operand types,
 // missing keys, bad indexes, bad conversions, division by zero, unknown names and attributes).
 //
+// A quarter of the programs instead use the standard modules and the newer forms
+// (generate-library.ts).
+//
 // Every program is deterministic under CPython: sets are only printed sorted (CPython's set
 // order depends on hashing), and nothing prints an identity, a hash or a type object.
+import { libraryProgram } from "./generate-library.js";
 
 /** mulberry32: a small seeded PRNG, so a seed names the same corpus on every machine. */
 export class Rng {
@@ -299,6 +303,8 @@ export function program(r: Rng): string {
     `x = ${num(r, 1)}`,
     `y = ${num(r, 1)}`,
   ];
+  // A quarter of the programs exercise the standard modules and the forms models write.
+  if (r.chance(0.25)) return libraryProgram(r, lines);
   const n = r.int(2, 6);
   for (let i = 0; i < n; i++) {
     const roll = r.next();
