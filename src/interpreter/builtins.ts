@@ -942,7 +942,11 @@ function hashBuiltin(ctx: NativeContext, args: Value[]): Value {
 function callable(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   noKwargs("callable", kwargs);
   if (args.length !== 1) throw pyError("TypeError", `callable() takes exactly one argument (${args.length} given)`);
-  const v = args[0];
+  return isCallable(args[0]!);
+}
+
+/** CPython's callable(): functions, built-ins, methods, types, tools and instances with a call hook. */
+export function isCallable(v: Value): boolean {
   return (
     v instanceof PyFunction ||
     v instanceof PyBuiltin ||

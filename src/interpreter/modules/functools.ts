@@ -8,26 +8,14 @@ import { PyFunction } from "../compile.js";
 import { EXC, PyExcType, PyException, pyError } from "../errors.js";
 import { PyClass, PyInstance } from "../instance.js";
 import type { Kwargs, NativeContext, NativeFn } from "../native.js";
-import { HostCallable, PyBoundMethod, PyBuiltin, PyType } from "../objects.js";
+import { PyBuiltin, PyType } from "../objects.js";
 import { compare, equals, iterate, length, rewordNotIterable } from "../ops.js";
 import { DONE } from "../objects.js";
 import { DICT, OBJECT, MAP_ENTRY, sizeOf, SLOT, TUPLE } from "../sizes.js";
 import { PyDict, PyList, PyRange, PyTuple, typeName, type Value } from "../values.js";
 import { LruWrapper, lruCacheFunctions } from "./lru-cache.js";
 import { bindPy } from "./py-signature.js";
-
-/** CPython's callable(). */
-function isCallable(v: Value): boolean {
-  return (
-    v instanceof PyFunction ||
-    v instanceof PyBuiltin ||
-    v instanceof PyBoundMethod ||
-    v instanceof PyType ||
-    v instanceof PyExcType ||
-    v instanceof HostCallable ||
-    (v instanceof PyInstance && v.pyCall !== undefined)
-  );
-}
+import { isCallable } from "../builtins.js";
 
 // ------------------------------------------------------------------ reduce
 

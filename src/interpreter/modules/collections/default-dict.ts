@@ -2,15 +2,15 @@
 // factory (a type, a built-in, a lambda) runs synchronously when a subscript misses, so one that
 // waits on a tool call is refused (natives cannot wait).
 import type { Budget } from "../../budget.js";
-import { PyFunction } from "../../compile.js";
-import { PyExcType, pyError } from "../../errors.js";
-import { NOT_HANDLED, type NotHandled, type Operator, PyClass, PyInstance } from "../../instance.js";
+import { pyError } from "../../errors.js";
+import { NOT_HANDLED, type NotHandled, type Operator, PyClass } from "../../instance.js";
 import { dictFromKeys } from "../../methods/containers.js";
 import { noKwargs, type NativeContext } from "../../native.js";
-import { HostCallable, PyBoundMethod, PyBuiltin, PyType } from "../../objects.js";
+import { PyBuiltin } from "../../objects.js";
 import { entrySize } from "../../sizes.js";
 import { PyDict, type Value } from "../../values.js";
 import { copyEntries, fillDict } from "./dicts.js";
+import { isCallable } from "../../builtins.js";
 
 export class DefaultDict extends PyDict {
   constructor(
@@ -56,18 +56,6 @@ export class DefaultDict extends PyDict {
     copyEntries(ctx.budget, out, this);
     return out;
   }
-}
-
-function isCallable(v: Value): boolean {
-  return (
-    v instanceof PyFunction ||
-    v instanceof PyBuiltin ||
-    v instanceof PyBoundMethod ||
-    v instanceof PyType ||
-    v instanceof PyExcType ||
-    v instanceof HostCallable ||
-    (v instanceof PyInstance && v.pyCall !== undefined)
-  );
 }
 
 export const DEFAULTDICT: PyClass = new PyClass(

@@ -3,11 +3,10 @@
 // successive matches treat an empty match (3.7+: one may follow a non-empty match at once, and
 // none starts where the previous empty one was).
 import type { Budget } from "../../budget.js";
-import { PyFunction } from "../../compile.js";
-import { PyExcType, pyError } from "../../errors.js";
+import { pyError } from "../../errors.js";
 import { PyClass, PyInstance } from "../../instance.js";
 import { intArg, type NativeContext, type NativeMethod } from "../../native.js";
-import { DONE, HostCallable, PyBoundMethod, PyBuiltin, PyIterator, PyType } from "../../objects.js";
+import { DONE, PyIterator } from "../../objects.js";
 import { bytesRepr, strRepr } from "../../repr.js";
 import { itemsSize, LIST, SLOT, storedSize } from "../../sizes.js";
 import { type HashKey, PyBytes, PyDict, PyList, PyTuple, truthy, typeName, type Value } from "../../values.js";
@@ -18,6 +17,7 @@ import { FLAG } from "./parse.js";
 import { position, type Subject, subjectOf } from "./subject.js";
 import type { Template } from "./template.js";
 import { type Found, FULLMATCH, MATCH_START, type Mode, SEARCH } from "./vm.js";
+import { isCallable } from "../../builtins.js";
 
 const FLAG_NAMES: [string, number][] = [
   ["re.TEMPLATE", FLAG.TEMPLATE],
@@ -191,19 +191,6 @@ function replacement(ctx: NativeContext, self: Pattern, repl: Value): Replacemen
     return { kind: "value", value: template.bytes ? new PyBytes(Uint8Array.from(template.pieces[0]!, (c) => c.charCodeAt(0))) : template.pieces[0]! };
   }
   return { kind: "template", template };
-}
-
-/** callable(v), as the builtin decides it (and instances of module types that can be called). */
-function isCallable(v: Value): boolean {
-  if (v instanceof PyInstance) return typeof v.pyCall === "function";
-  return (
-    v instanceof PyFunction ||
-    v instanceof PyBuiltin ||
-    v instanceof PyBoundMethod ||
-    v instanceof PyType ||
-    v instanceof PyExcType ||
-    v instanceof HostCallable
-  );
 }
 
 /** sub and subn: the new string and the number of replacements. */
