@@ -330,3 +330,19 @@ export function cpContains(hay: string, needle: string): boolean {
   return cpIndexOf(hay, needle) >= 0;
 }
 
+/** Python's whitespace (str.isspace, str.split, re's \s): White_Space as CPython defines it, not JS's \s. */
+export function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c >= 0x1c;
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}

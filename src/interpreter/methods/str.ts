@@ -20,6 +20,7 @@ import {
   cpLength,
   cpSplitAll,
   isBoundary,
+  isSpace,
   sliceIndex,
   toCpIndex,
   toUnitOffset,
@@ -78,10 +79,10 @@ function countWords(s: string, max: number, cap: number): number {
   let words = 0;
   const most = Math.min(max + 1, cap);
   for (let i = 0; i < s.length && words < most; ) {
-    while (i < s.length && isSpaceUnit(s.charCodeAt(i))) i++;
+    while (i < s.length && isSpace(s.charCodeAt(i))) i++;
     if (i === s.length) break;
     words++;
-    while (i < s.length && !isSpaceUnit(s.charCodeAt(i))) i++;
+    while (i < s.length && !isSpace(s.charCodeAt(i))) i++;
   }
   return words;
 }
@@ -150,22 +151,6 @@ function searchWindow(length: number, startArg: Value | undefined, endArg: Value
 // Python's whitespace (str.isspace, split(), strip()): Unicode White_Space as CPython defines it,
 // which is not JS's \s (that has U+FEFF and lacks U+001C-U+001F and U+0085).
 const SPACE_CLASS = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-
-function isSpaceUnit(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c >= 0x1c;
-  if (c < 0x85) return false;
-  return (
-    c === 0x85 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
-}
 
 // Numeric_Type=Digit characters that are not decimal (superscripts, circled digits...): isdigit()
 // accepts them; \p{Nd} does not. From CPython 3.11's unicodedata.
@@ -548,14 +533,14 @@ function splitAnySpaces(s: string, max: number): string[] {
   const words = n >= 1024 ? new RecentWords() : null;
   let i = 0;
   while (i < n) {
-    while (i < n && isSpaceUnit(s.charCodeAt(i))) i++;
+    while (i < n && isSpace(s.charCodeAt(i))) i++;
     if (i === n) break;
     if (out.length === max) {
       out.push(s.slice(i));
       break;
     }
     const start = i;
-    while (i < n && !isSpaceUnit(s.charCodeAt(i))) i++;
+    while (i < n && !isSpace(s.charCodeAt(i))) i++;
     out.push(words === null ? s.slice(start, i) : words.take(s, start, i));
   }
   return out;
@@ -632,14 +617,14 @@ function rsplitSpaces(s: string, max: number): string[] {
   const out: string[] = [];
   let i = s.length;
   while (i > 0) {
-    while (i > 0 && isSpaceUnit(s.charCodeAt(i - 1))) i--;
+    while (i > 0 && isSpace(s.charCodeAt(i - 1))) i--;
     if (i === 0) break;
     if (out.length === max) {
       out.push(s.slice(0, i));
       break;
     }
     const end = i;
-    while (i > 0 && !isSpaceUnit(s.charCodeAt(i - 1))) i--;
+    while (i > 0 && !isSpace(s.charCodeAt(i - 1))) i--;
     out.push(s.slice(i, end));
   }
   return out.reverse();
@@ -781,8 +766,8 @@ function stripRange(s: string, chars: Set<number> | null, left: boolean, right: 
   let i = 0;
   let j = s.length;
   if (chars === null) {
-    if (left) while (i < j && isSpaceUnit(s.charCodeAt(i))) i++;
-    if (right) while (j > i && isSpaceUnit(s.charCodeAt(j - 1))) j--;
+    if (left) while (i < j && isSpace(s.charCodeAt(i))) i++;
+    if (right) while (j > i && isSpace(s.charCodeAt(j - 1))) j--;
     return s.slice(i, j);
   }
   if (left) {

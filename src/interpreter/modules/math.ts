@@ -21,7 +21,7 @@ const domainError = () => pyError("ValueError", "math domain error");
 const rangeError = () => pyError("OverflowError", "math range error");
 
 /** PyFloat_AsDouble: an int, bool or float as a double; ints too big for a double overflow. */
-function toDouble(v: Value): number {
+export function toDouble(v: Value): number {
   if (v instanceof PyFloat) return v.v;
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;

@@ -6,9 +6,10 @@
 import { EXC, PyException, pyError } from "../errors.js";
 import type { NativeContext, NativeMethod } from "../native.js";
 import { binary, compare } from "../ops.js";
-import { PyFloat, typeName, type Value } from "../values.js";
+import { PyFloat, type Value } from "../values.js";
 import { acos, cos, exp, log, mathPow, sin } from "./math.js";
 import type { MethodMaker, PyRandom } from "./random.js";
+import { toDouble } from "./math.js";
 
 const TWOPI = 2 * Math.PI;
 const NV_MAGICCONST = (4 * exp(-0.5)) / Math.sqrt(2.0);
@@ -28,22 +29,9 @@ function mexp(x: number): number {
   return r;
 }
 
-/** A number as a double, as float arithmetic converts it. */
-function real(v: Value): number {
-  if (v instanceof PyFloat) return v.v;
-  if (typeof v === "number") return v;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "bigint") {
-    const d = Number(v);
-    if (!Number.isFinite(d)) throw pyError("OverflowError", "int too large to convert to float");
-    return d;
-  }
-  throw pyError("TypeError", `must be real number, not ${typeName(v)}`);
-}
-
 /** math.sqrt of a Python value. */
 function msqrt(v: Value): number {
-  const x = real(v);
+  const x = toDouble(v);
   if (x < 0) throw pyError("ValueError", "math domain error");
   return Math.sqrt(x);
 }
@@ -139,11 +127,11 @@ export function distributions(method: MethodMaker): Record<string, NativeMethod<
       }
       return scaled(ctx, mu ?? ZERO, z, sigma ?? ONE);
     }),
-    lognormvariate: method("lognormvariate", ["mu", "sigma"], 2, (ctx, self, [mu, sigma]) => float(mexp(real(scaled(ctx, mu!, normal(self), sigma!))))),
+    lognormvariate: method("lognormvariate", ["mu", "sigma"], 2, (ctx, self, [mu, sigma]) => float(mexp(toDouble(scaled(ctx, mu!, normal(self), sigma!))))),
     expovariate: method("expovariate", ["lambd"], 1, (ctx, self, [lambd]) => binary("/", float(-mlog(1.0 - self.mt.random())), lambd!, ctx.budget)),
     vonmisesvariate: method("vonmisesvariate", ["mu", "kappa"], 2, (ctx, self, [mu, kappaArg]) => {
       if (compare("<=", kappaArg!, float(1e-6), ctx.budget)) return float(TWOPI * self.mt.random());
-      const kappa = real(kappaArg!);
+      const kappa = toDouble(kappaArg!);
       const s = 0.5 / kappa;
       const r = s + Math.sqrt(1.0 + s * s);
       let z: number;
@@ -163,22 +151,22 @@ export function distributions(method: MethodMaker): Record<string, NativeMethod<
     }),
     gammavariate: method("gammavariate", ["alpha", "beta"], 2, (ctx, self, [alpha, beta]) => {
       checkGamma(ctx, alpha!, beta!);
-      return binary("*", float(gamma(self, real(alpha!))), beta!, ctx.budget);
+      return binary("*", float(gamma(self, toDouble(alpha!))), beta!, ctx.budget);
     }),
     betavariate: method("betavariate", ["alpha", "beta"], 2, (ctx, self, [alpha, beta]) => {
       checkGamma(ctx, alpha!, ONE);
-      const y = gamma(self, real(alpha!));
+      const y = gamma(self, toDouble(alpha!));
       if (y === 0) return ZERO;
       checkGamma(ctx, beta!, ONE);
-      return float(y / (y + gamma(self, real(beta!))));
+      return float(y / (y + gamma(self, toDouble(beta!))));
     }),
     paretovariate: method("paretovariate", ["alpha"], 1, (ctx, self, [alpha]) => {
       const u = 1.0 - self.mt.random();
-      return float(mathPow(u, real(binary("/", float(-1.0), alpha!, ctx.budget))));
+      return float(mathPow(u, toDouble(binary("/", float(-1.0), alpha!, ctx.budget))));
     }),
     weibullvariate: method("weibullvariate", ["alpha", "beta"], 2, (ctx, self, [alpha, beta]) => {
       const u = 1.0 - self.mt.random();
-      const p = mathPow(-mlog(u), real(binary("/", ONE, beta!, ctx.budget)));
+      const p = mathPow(-mlog(u), toDouble(binary("/", ONE, beta!, ctx.budget)));
       return binary("*", alpha!, float(p), ctx.budget);
     }),
   };

@@ -7,23 +7,9 @@
 // _PyUnicode_ToUppercase return. Characters assigned after Unicode 14 (CPython 3.11's version)
 // follow the newer tables. Answers for code points from 256 on are computed a block of 256 at a
 // time, when the block is first met, and kept.
+import { isSpace } from "../../strings.js";
 
-/** Python's whitespace (str.isspace): White_Space as CPython defines it, not JS's \s. */
-export function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c >= 0x1c;
-  if (c < 0x85) return false;
-  return (
-    c === 0x85 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
-}
+export { isSpace };
 
 export function isAsciiSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d);
