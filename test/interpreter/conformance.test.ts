@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { conformanceDir, DIVERGENCES, runSuites, tally } from "../../bench/conformance.js";
 
 /** The figures of bench/RESULTS.md's Conformance section. Raise them when a fix lands. */
-const RECORDED = { starlark: 283, monty: 293 };
+const RECORDED = { starlark: 283, monty: 295 };
 
 describe.skipIf(!existsSync(conformanceDir()))("the conformance suites", () => {
   it("pass at least as many cases as recorded", { timeout: 60_000 }, async () => {
