@@ -316,8 +316,6 @@ function writeResults(
 export const DIVERGENCES: Record<string, string> = {
   "starlark/rust/josharian_fuzzing.star:24": "calls dir(): introspection is not in the sandbox (a NameError whose hint says so)",
   "monty/builtin__repr.py:1": "reprs the builtin id, which the sandbox leaves out (object identity is not part of the dialect)",
-  "monty/frozenset__ops.py:1": "combines a set with a dict view (`s & d.keys()`): the sandbox's set operators take sets and frozensets only",
-  "monty/set__ops.py:1": "combines a set with a dict view (`s & d.keys()`): the sandbox's set operators take sets and frozensets only",
   "monty/function__call_unpack.py:1": "calls property(): classes and descriptors are not in the sandbox",
   "monty/fstring__all.py:1": "formats with a precision of 10**6: the step budget charges per character produced",
   "monty/range__ops.py:1": "a range longer than 2**53 (len(range(-2**62, 2**62 - 1))): ranges hold JS numbers",
