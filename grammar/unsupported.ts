@@ -17,7 +17,7 @@ export type UnsupportedConstruct =
 const advice: Record<UnsupportedConstruct, string> = {
   class: "class definitions are not supported in the sandbox; use dicts for records and functions for behaviour",
   with: "'with' statements are not supported in the sandbox; call tools and functions directly",
-  yield: "'yield' (generators) is not supported in the sandbox; build and return a list instead",
+  yield: "'yield' (generators) is not supported in the sandbox; build and return a list, or use a generator expression (f(x) for x in xs)",
   match: "'match' statements are not supported in the sandbox; use if/elif/else instead",
   "async for": "'async for' is not supported in the sandbox; use 'for' over the results of asyncio.gather(...)",
   "async with": "'async with' is not supported in the sandbox; call tools and functions directly",

@@ -127,7 +127,7 @@ export const ERROR_ROWS: ErrorRow[] = [
   ["def f():\n  return\n x", "IndentationError", "unindent does not match any outer indentation level", 3, 3, "same"],
   ["class A:\n    pass\n", "SyntaxError", "class definitions are not supported in the sandbox; use dicts for records and functions for behaviour", 1, 1, "ours"],
   ["with open('f') as f:\n    pass\n", "SyntaxError", "'with' statements are not supported in the sandbox; call tools and functions directly", 1, 1, "ours"],
-  ["def g():\n    yield 1\n", "SyntaxError", "'yield' (generators) is not supported in the sandbox; build and return a list instead", 2, 5, "ours"],
+  ["def g():\n    yield 1\n", "SyntaxError", "'yield' (generators) is not supported in the sandbox; build and return a list, or use a generator expression (f(x) for x in xs)", 2, 5, "ours"],
   ["match command:\n    case 'go':\n        pass\n", "SyntaxError", "'match' statements are not supported in the sandbox; use if/elif/else instead", 1, 1, "ours"],
   ["@cache\nx = 1\n", "SyntaxError", "invalid syntax", 2, 1, "same"],
   ["async def f():\n    async for x in y:\n        pass\n", "SyntaxError", "'async for' is not supported in the sandbox; use 'for' over the results of asyncio.gather(...)", 2, 5, "ours"],
