@@ -210,8 +210,7 @@ function takeAtMost(it: PyIterator, n: number): Value[] {
 /** How CPython names a callee in argument errors: `f()`, `len()`, `list.append()`. */
 function calleeLabel(target: Value, method: string | null): string {
   if (method !== null) return `${typeName(target)}.${method}()`;
-  // CPython names a function by its module and qualified name: `__main__.f()`.
-  if (target instanceof PyFunction) return `__main__.${target.code.name}()`;
+  if (target instanceof PyFunction) return `${target.code.name}()`;
   const name = target === null ? undefined : (target as { name?: unknown }).name;
   return typeof name === "string" ? `${name}()` : `${typeName(target)} object`;
 }
