@@ -39,7 +39,7 @@ def fail(*args):
 
 out = []
 for source in json.load(sys.stdin):
-    g = {"fail": fail, "__name__": "__main__"}
+    g = {"fail": fail}
     buf = io.StringIO()
     error = None
     try:

@@ -52,7 +52,7 @@ export function library(r: Rng): string {
     }
     case 25: return `when = datetime.datetime(${r.int(1990, 2030)}, ${r.int(1, 12)}, ${r.int(1, 28)}, ${r.int(0, 23)}, ${r.int(0, 59)}${r.chance(0.5) ? ", tzinfo=datetime.timezone.utc" : ""})\nprint(repr(when), when.isoformat(), when + datetime.timedelta(minutes=${r.int(0, 5000)}), datetime.datetime.fromisoformat(when.isoformat()) == when, when.replace(year=2000).year)`;
     case 26: return `seen = []\ndef check(v):\n    seen.append(v)\n    return v ${r.pick(["> 2", "== 1", "< 0", "% 2 == 0"])}\nprint(${r.pick(["any", "all", "next", "sum", "list", "max"])}(check(v) for v in ${nums}), seen)`;
-    default: return `try:\n    ${r.pick(["1 / 0", "[][1]", "{}['k']", "int('z')", "None.x"])}\nexcept Exception as e:\n    print(type(e).__name__, e.__class__.__name__, __name__)`;
+    default: return `try:\n    ${r.pick(["1 / 0", "[][1]", "{}['k']", "int('z')", "None.x"])}\nexcept Exception as e:\n    print(type(e).__name__, e.__class__.__name__)`;
   }
 }
 
