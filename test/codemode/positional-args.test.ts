@@ -20,9 +20,9 @@ import { buildCatalog, type Catalog, catalogOf } from "../../src/codemode/catalo
 import { defaultCodecs } from "../../src/codemode/media.js";
 import { executeToolCode, getToolDocs, readToolFile } from "../../src/codemode/meta-tools.js";
 import { DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
-import { PyException } from "../../src/interpreter/errors.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 import { UpstreamManager } from "../../src/upstream/manager.js";
+import { thrown } from "../interpreter/thrown.js";
 
 const REAL16 = fileURLToPath(new URL("../../../shared/catalogs/real-16.json", import.meta.url));
 const modules = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol", import.meta.url));
@@ -314,15 +314,6 @@ describe("positional tool arguments, through executeToolCode", () => {
 });
 
 describe("ToolSignature on its own", () => {
-  function thrown(f: () => unknown): string {
-    try {
-      f();
-    } catch (e) {
-      if (e instanceof PyException) return `${e.type.name}: ${String(e.args[0])}`;
-      throw e;
-    }
-    return "nothing thrown";
-  }
 
   it("binds a parameter named __proto__ as an argument, not a prototype", () => {
     const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"a b":{"type":"integer"}},"required":["a b"]}');

@@ -2,7 +2,6 @@
 // reach an instance's hooks, and what it does not define behaves as a plain CPython object.
 import { describe, expect, it } from "vitest";
 import { Budget, DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
-import { PyException } from "../../src/interpreter/errors.js";
 import { NOT_HANDLED, type NotHandled, type Operator, type Ordering, PyClass, PyInstance } from "../../src/interpreter/instance.js";
 import { DONE } from "../../src/interpreter/objects.js";
 import { binary, compare, contains, equals, getItem, hashOf, iterate, length, unary } from "../../src/interpreter/ops.js";
@@ -10,6 +9,7 @@ import { repr, str } from "../../src/interpreter/repr.js";
 import { getAttribute } from "../../src/interpreter/runtime.js";
 import { hashKey, PyDict, type Value } from "../../src/interpreter/values.js";
 import { testContext } from "./native-context.js";
+import { thrown } from "./thrown.js";
 
 const budget = () => new Budget(DEFAULT_LIMITS);
 
@@ -97,15 +97,6 @@ class Zeros extends PyDict {
 }
 const ZEROS = new PyClass("Zeros", "toy", () => new Zeros());
 
-function thrown(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof PyException) return `${e.type.name}: ${String(e.args[0])}`;
-    throw e;
-  }
-  return "no error";
-}
 
 describe("module-defined types", () => {
   it("reach their arithmetic, ordering, equality and hash hooks", () => {

@@ -1,7 +1,6 @@
 // Named tuples (named-tuple.ts): tuples in every operation, with fields, a repr and the methods
 // of CPython's generated classes, worded as they word their errors.
 import { describe, expect, it } from "vitest";
-import { PyException } from "../../src/interpreter/errors.js";
 import { NamedTuple, NamedTupleClass } from "../../src/interpreter/named-tuple.js";
 import { PyBuiltin } from "../../src/interpreter/objects.js";
 import { equals, getItem, hashOf } from "../../src/interpreter/ops.js";
@@ -9,18 +8,10 @@ import { repr } from "../../src/interpreter/repr.js";
 import { getAttribute } from "../../src/interpreter/runtime.js";
 import { PyTuple, typeName, type Value } from "../../src/interpreter/values.js";
 import { testContext } from "./native-context.js";
+import { thrown } from "./thrown.js";
 
 const POINT = new NamedTupleClass("Point", "geometry", ["x", "y"], [0]);
 
-function thrown(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof PyException) return `${e.type.name}: ${String(e.args[0])}`;
-    throw e;
-  }
-  return "no error";
-}
 
 const call = (fn: Value, args: Value[], kwargs: [string, Value][] = []): Value => {
   const ctx = testContext();

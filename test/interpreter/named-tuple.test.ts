@@ -2,7 +2,6 @@
 // CPython's constructor binding, and the tuple operations unchanged.
 import { describe, expect, it } from "vitest";
 import { Budget, DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
-import { PyException } from "../../src/interpreter/errors.js";
 import { NamedTupleClass } from "../../src/interpreter/named-tuple.js";
 import { PyBoundMethod } from "../../src/interpreter/objects.js";
 import { equals, getItem, hashOf } from "../../src/interpreter/ops.js";
@@ -10,19 +9,11 @@ import { repr } from "../../src/interpreter/repr.js";
 import { getAttribute } from "../../src/interpreter/runtime.js";
 import { PyTuple, typeName, type Value } from "../../src/interpreter/values.js";
 import { testContext } from "./native-context.js";
+import { thrown } from "./thrown.js";
 
 const POINT = new NamedTupleClass("Point", "geo", ["x", "y"], [0]);
 POINT.properties.set("norm1", (p) => (p.items[0] as number) + (p.items[1] as number));
 
-function thrown(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof PyException) return `${e.type.name}: ${String(e.args[0])}`;
-    throw e;
-  }
-  return "no error";
-}
 
 const call = (args: Value[], kwargs: [string, Value][] = []) => POINT.construct(testContext(), args, kwargs.length ? new Map(kwargs) : null);
 
