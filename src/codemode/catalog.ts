@@ -3,6 +3,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { UpstreamConnection } from "../upstream/connection.js";
 import { ToolNames } from "./names.js";
+import type { Shape } from "./shape.js";
 
 export interface CatalogTool {
   server: string;
@@ -15,6 +16,8 @@ export interface CatalogTool {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** The shape its results had so far, for a tool without outputSchema (shape.ts); shown as observed. */
+  observed?: Shape;
 }
 
 export interface CatalogServer {
