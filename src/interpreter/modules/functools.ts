@@ -14,7 +14,7 @@ import { DONE } from "../objects.js";
 import { DICT, OBJECT, MAP_ENTRY, sizeOf, SLOT, TUPLE } from "../sizes.js";
 import { PyDict, PyList, PyRange, PyTuple, typeName, type Value } from "../values.js";
 import { LruWrapper, lruCacheFunctions } from "./lru-cache.js";
-import { bindPy } from "./py-signature.js";
+import { bindPy } from "../py-bind.js";
 import { isCallable } from "../builtins.js";
 
 // ------------------------------------------------------------------ reduce

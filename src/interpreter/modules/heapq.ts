@@ -12,7 +12,7 @@ import { compare, equals, getItem, iterate, length, SliceValue } from "../ops.js
 import { sortValues } from "../methods/containers.js";
 import { CLOSURE, ITERATOR, itemsSize, storedSize } from "../sizes.js";
 import { PyList, truthy, typeName, type Value } from "../values.js";
-import { bindPy, exactly, type PySignature } from "./py-signature.js";
+import { bindPy, exactly, type PySignature } from "../py-bind.js";
 
 type Less<T = Value> = (a: T, b: T) => boolean;
 

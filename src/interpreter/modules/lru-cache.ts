@@ -12,7 +12,7 @@ import { after, PyBuiltin } from "../objects.js";
 import { compare, equals, getItem, hashOf, iterate } from "../ops.js";
 import { entrySize, OBJECT, sizeOf } from "../sizes.js";
 import { type HashKey, hashKey, isInt, PyDict, PyTuple, truthy, typeName, type Value } from "../values.js";
-import { bindPy } from "./py-signature.js";
+import { bindPy } from "../py-bind.js";
 
 /** Separates positional arguments from keyword ones in a key, as CPython's kwd_mark does. */
 const KWD_MARK = new PyBuiltin("kwd_mark", () => null);

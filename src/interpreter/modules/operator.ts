@@ -9,7 +9,7 @@ import type { Kwargs, NativeContext, NativeFn } from "../native.js";
 import { binary, type BinaryOp, compare, contains, delItem, equals, getItem, iterate, setItem, unary } from "../ops.js";
 import { DONE } from "../objects.js";
 import { normInt, PyBytes, PyFloat, PyList, PyRange, PyTuple, truthy, typeName, type Value } from "../values.js";
-import { exactly } from "./py-signature.js";
+import { exactly } from "../py-bind.js";
 
 /** A function of two operands: `add expected 2 arguments, got 1` when called otherwise. */
 function two(name: string, f: (ctx: NativeContext, a: Value, b: Value) => Value): NativeFn {

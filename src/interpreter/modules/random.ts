@@ -25,7 +25,7 @@ import { floatRatio, isInt, normInt, PyBytes, PyFloat, PyList, PyRange, PyTuple,
 import { bisectRight } from "./bisect.js";
 import { log } from "./math.js";
 import { bytesSeed, MersenneTwister } from "./mt19937.js";
-import { bindPy, exactly, type PySignature } from "./py-signature.js";
+import { bindPy, exactly, type PySignature } from "../py-bind.js";
 import { distributions } from "./random-distributions.js";
 
 /** A generator: random.Random(x), and the one behind the module's functions. */

@@ -21,7 +21,7 @@ import { type HashKey, isInt, normInt, PyFloat, PyList, truthy, typeName, type V
 import { bisectLeft, bisectRight } from "./bisect.js";
 import { divide, exactSums, type Ratio, squaredDeviations } from "./exact-sum.js";
 import { fsum, isqrtBig, MATH_MODULE } from "./math.js";
-import { bindPy } from "./py-signature.js";
+import { bindPy } from "../py-bind.js";
 
 export const STATISTICS_ERROR = new PyExcType("StatisticsError", EXC.ValueError, "statistics");
 

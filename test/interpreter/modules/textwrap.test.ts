@@ -136,3 +136,8 @@ describe("textwrap in the sandbox", () => {
     await expectStopsQuickly(source);
   });
 });
+
+// The functions written in Python check keywords before the positional count, as a def does.
+agreesWithCPython("textwrap refuses bad calls in CPython's order", [
+  printEach("import textwrap", ["textwrap.dedent('x', 'y', z=1)", "textwrap.dedent('x', text='y')", "textwrap.indent('x', '> ', None, 4)", "textwrap.TextWrapper().wrap('a', 'b')"]),
+]);
