@@ -76,6 +76,7 @@ const clientConfigFields = {
   mcp_agent_depth: { type: "integer", minimum: 1 },
   mcp_code_mode_instructions_limit: { type: "integer", minimum: 0 },
   mcp_direct_instructions_limit: { type: "integer", minimum: 0 },
+  mcp_code_mode_observed_shapes: { type: "boolean", description: "learn and show the shapes of results of tools without outputSchema" },
 } as const;
 
 const configResponse = {

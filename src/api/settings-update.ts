@@ -23,6 +23,8 @@ export interface ConfigFields {
   mcp_agent_depth?: number;
   mcp_code_mode_instructions_limit?: number;
   mcp_direct_instructions_limit?: number;
+  /** `code_mode_observed_shapes`: learn and show the shapes of results of tools without outputSchema. */
+  mcp_code_mode_observed_shapes?: boolean;
 }
 
 export type ConfigView = { client_config: Required<ConfigFields> & { mcp_code_mode_limits: Limits } };
@@ -44,6 +46,7 @@ export function configView(settings: GatewaySettings): ConfigView {
       mcp_agent_depth: settings.maxAgentDepth,
       mcp_code_mode_instructions_limit: settings.instructionsLimit,
       mcp_direct_instructions_limit: settings.directInstructionsLimit,
+      mcp_code_mode_observed_shapes: settings.observedShapes,
     },
   };
 }
@@ -93,6 +96,7 @@ export function settingsFromUpdate(current: GatewaySettings, update: ConfigField
     maxAgentDepth: update.mcp_agent_depth ?? current.maxAgentDepth,
     instructionsLimit: update.mcp_code_mode_instructions_limit ?? current.instructionsLimit,
     directInstructionsLimit: update.mcp_direct_instructions_limit ?? current.directInstructionsLimit,
+    observedShapes: update.mcp_code_mode_observed_shapes ?? current.observedShapes,
   };
 }
 

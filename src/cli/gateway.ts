@@ -10,6 +10,7 @@ import { loadGatewayConfig } from "../gateway/config-file.js";
 import { Gateway, type GatewaySettings } from "../gateway/gateway.js";
 import { type ExecutionEntry, ExecLog, type LogChange } from "../gateway/exec-log.js";
 import { type LogEntry, MAX_LOG_PAGE, Store, type StoredSettings } from "../gateway/store.js";
+import type { ShapeChange } from "../gateway/shapes.js";
 import { type KeyChange, KeyRing } from "../gateway/virtual-keys.js";
 import { mountMcp, serveStdio } from "../gateway/mcp-face.js";
 import { type ClientConfig, ConfigError } from "../upstream/config.js";
@@ -55,6 +56,7 @@ function storedSettings(s: GatewaySettings): StoredSettings {
     instructionsLimit: s.instructionsLimit,
     directInstructionsLimit: s.directInstructionsLimit,
     maxAgentDepth: s.maxAgentDepth,
+    observedShapes: s.observedShapes,
   };
 }
 
@@ -156,6 +158,18 @@ async function main(): Promise<number> {
       store.appendLog(change.entry);
     } catch (e) {
       log(`execution log not saved: ${(e as Error).message}`);
+    }
+  });
+  gateway.shapes.load(store.listShapes());
+  gateway.shapes.on("change", (change: ShapeChange) => {
+    // Announced only when a result taught something new; like a log entry, a shape not saved
+    // must not fail the call that taught it.
+    try {
+      if (change.type === "put") store.putShape(change.server, change.tool, change.shape);
+      else if (change.type === "drop") store.deleteShapes(change.server);
+      else store.moveShapes(change.from, change.to);
+    } catch (e) {
+      log(`observed shape not saved: ${(e as Error).message}`);
     }
   });
   // Servers connect in the background: a slow or dead one never delays startup.

@@ -9,6 +9,7 @@ import type { Limits } from "../interpreter/budget.js";
 import { EXC, PyException, pyError } from "../interpreter/errors.js";
 import type { Hosts } from "../interpreter/execute.js";
 import type { HostCallContext, HostMethod } from "../interpreter/objects.js";
+import type { Value } from "../interpreter/values.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
 import { type MediaCodecs, type MediaPlan, mediaFields } from "./media.js";
 import { ToolSignature } from "./binding.js";
@@ -38,6 +39,12 @@ export interface BridgeOptions {
   skipValidation?: ReadonlySet<string>;
   /** Runs before authorization at every call (plugins); the tool it names is the one authorized. */
   beforeCall?: BeforeCall;
+  /**
+   * Told of every successful result of a tool without an outputSchema (the tool actually called,
+   * after any rewrite), to learn its shape. It must be quick; whatever it throws is ignored, so
+   * recording never fails a call.
+   */
+  observe?(server: string, tool: string, value: Value): void;
 }
 
 /** What the bridge derives once per tool (per catalog version): a signature, a validator and a media plan. */
@@ -212,5 +219,12 @@ async function callTool(
     budget,
   });
   if (normalized.isError) throw toolError(server, tool.name, normalized.errorMessage ?? "the tool reported an error");
+  if (options.observe && !tool.outputSchema) {
+    try {
+      options.observe(server, tool.name, normalized.value);
+    } catch {
+      // A shape not learned costs nothing but a less helpful stub; the call has its result.
+    }
+  }
   return normalized.value;
 }

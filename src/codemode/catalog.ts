@@ -30,10 +30,17 @@ export interface Catalog {
   servers: CatalogServer[];
 }
 
-/** Builds a catalog from raw MCP tool objects, filtered by `visible`; servers sorted by name. */
+/** The shape learned for a tool, if any (the gateway's book of shapes). */
+export type ObservedShapes = (server: string, tool: string) => Shape | undefined;
+
+/**
+ * Builds a catalog from raw MCP tool objects, filtered by `visible`; servers sorted by name. A
+ * tool without an outputSchema gets `observed` from `observed` (a declared schema always wins).
+ */
 export function buildCatalog(
   servers: readonly { name: string; instructions: string | null; tools: readonly Tool[] }[],
   visible: (server: string, tool: string) => boolean = () => true,
+  observed?: ObservedShapes,
 ): Catalog {
   return {
     servers: [...servers]
@@ -44,25 +51,31 @@ export function buildCatalog(
         return {
           name: s.name,
           instructions: s.instructions,
-          tools: tools.map((t) => ({
-            server: s.name,
-            name: t.name,
-            python: names.canonical(t.name)!,
-            title: t.title,
-            description: t.description,
-            inputSchema: t.inputSchema as Record<string, unknown>,
-            outputSchema: t.outputSchema as Record<string, unknown> | undefined,
-            annotations: t.annotations as Record<string, unknown> | undefined,
-          })),
+          tools: tools.map((t) => {
+            const tool: CatalogTool = {
+              server: s.name,
+              name: t.name,
+              python: names.canonical(t.name)!,
+              title: t.title,
+              description: t.description,
+              inputSchema: t.inputSchema as Record<string, unknown>,
+              outputSchema: t.outputSchema as Record<string, unknown> | undefined,
+              annotations: t.annotations as Record<string, unknown> | undefined,
+            };
+            const shape = t.outputSchema || !observed ? undefined : observed(s.name, t.name);
+            if (shape) tool.observed = shape;
+            return tool;
+          }),
         };
       }),
   };
 }
 
 /** The catalog of live connections (only connected servers have tools). */
-export function catalogOf(connections: readonly UpstreamConnection[], visible?: (server: string, tool: string) => boolean): Catalog {
+export function catalogOf(connections: readonly UpstreamConnection[], visible?: (server: string, tool: string) => boolean, observed?: ObservedShapes): Catalog {
   return buildCatalog(
     connections.map((c) => ({ name: c.name, instructions: c.instructions, tools: c.tools })),
     visible,
+    observed,
   );
 }

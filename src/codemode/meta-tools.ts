@@ -6,7 +6,7 @@ import type { Limits } from "../interpreter/budget.js";
 import { execute, internalErrorResult, type SandboxResult } from "../interpreter/execute.js";
 import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
 import type { UpstreamConnection } from "../upstream/connection.js";
-import { type BeforeCall, buildHosts } from "./bridge.js";
+import { type BeforeCall, type BridgeOptions, buildHosts } from "./bridge.js";
 import type { Catalog, CatalogServer, CatalogTool } from "./catalog.js";
 import type { MediaCodecs } from "./media.js";
 import { ToolSearch } from "./search.js";
@@ -257,6 +257,8 @@ export interface ExecuteToolCodeContext {
   skipValidation?: ReadonlySet<string>;
   /** Runs before every nested call is authorized (plugins): may rewrite or refuse it. */
   beforeCall?: BeforeCall;
+  /** Told of each successful result of a tool without an outputSchema (BridgeOptions.observe). */
+  observe?: BridgeOptions["observe"];
   signal?: AbortSignal;
   /** The `workspace` module's folder, when one is configured. */
   workspace?: WorkspaceOptions;
@@ -276,6 +278,7 @@ export async function executeToolCode(code: string, context: ExecuteToolCodeCont
     codecs: context.codecs,
     skipValidation: context.skipValidation,
     beforeCall: context.beforeCall,
+    observe: context.observe,
   });
   const result = await execute(typeof code === "string" ? code : "", {
     hosts,

@@ -6,7 +6,8 @@
 // - at most MAX_DEPTH levels of dicts and lists (deeper values are only their type);
 // - at most MAX_KEYS keys per dict: a dict with more is a map (`dict[str, X]`, its values merged),
 //   as results keyed by ids are;
-// - at most SAMPLED_ITEMS items of a list are looked at, and at most MAX_VISITS values per result;
+// - at most SAMPLED_ITEMS items of a list (or values of a map past its first MAX_KEYS) are looked
+//   at, and at most MAX_VISITS values per result;
 // - a union of more than MAX_UNION types at one place is `Any`.
 // Shapes merge: a key some results lacked is optional (`"key"?: int`), types seen at one place
 // over several calls make a union (`int | None`), int next to float reads as float.
@@ -28,7 +29,7 @@ export interface Shape {
 export const MAX_DEPTH = 4;
 export const MAX_KEYS = 24;
 export const SAMPLED_ITEMS = 32;
-export const MAX_VISITS = 2_000;
+export const MAX_VISITS = 500;
 export const MAX_UNION = 3;
 /** The rendered text's bound, in characters: a longer rendering is redone with less depth. */
 export const MAX_TEXT = 400;
@@ -44,13 +45,23 @@ function describe(value: Value, depth: number, budget: { visits: number }): Shap
   const type = pythonType(value);
   if (depth >= MAX_DEPTH || budget.visits <= 0) return { types: [type] };
   if (value instanceof PyDict && value.cls === null) {
-    let shape: Shape = { types: ["dict"], keys: [], dicts: 1 };
+    // Keys are collected as they come (a dict's str keys are distinct), and merged only once the
+    // dict turns out to be a map: a merge per key cost about 0.75 us, 1.5 ms for a 2000-key dict.
+    const keys: NonNullable<Shape["keys"]> = [];
+    let values: Shape | undefined;
+    let sampled = 0;
     for (const [key, item] of value.entries()) {
-      if (budget.visits <= 0) break;
+      // A map's values are sampled as a list's items are.
+      if (budget.visits <= 0 || (values !== undefined && ++sampled > SAMPLED_ITEMS)) break;
+      const shape = describe(item, depth + 1, budget);
       const name = typeof key === "string" ? key : String(key);
-      shape = mergeShapes(shape, { types: ["dict"], keys: [{ name, count: 1, shape: describe(item, depth + 1, budget) }], dicts: 0 });
+      const same = typeof key === "string" ? undefined : keys.find((k) => k.name === name);
+      if (values !== undefined) values = mergeShapes(values, shape);
+      else if (same) same.shape = mergeShapes(same.shape, shape);
+      else if (keys.length < MAX_KEYS) keys.push({ name, count: 1, shape });
+      else values = keys.map((k) => k.shape).reduce(mergeShapes, shape);
     }
-    return shape;
+    return values === undefined ? { types: ["dict"], dicts: 1, keys } : { types: ["dict"], dicts: 1, values };
   }
   if (value instanceof PyList || value instanceof PyTuple) {
     const items = value.items.slice(0, SAMPLED_ITEMS);
@@ -76,6 +87,10 @@ function pythonType(value: Value): string {
 
 /** Two shapes as one: types united, keys counted, items merged; bounded as shapeOf is. */
 export function mergeShapes(a: Shape, b: Shape): Shape {
+  // A plain value whose type is already there adds nothing (the common case for a map's values).
+  if (b.keys === undefined && b.values === undefined && b.items === undefined && b.types.every((t) => a.types.includes(t))) {
+    if (a.keys === undefined && a.values === undefined) return a;
+  }
   const types = [...new Set([...a.types, ...b.types])].sort();
   const out: Shape = { types };
   const dicts = (a.dicts ?? 0) + (b.dicts ?? 0);
@@ -110,9 +125,28 @@ function mergeOptional(a: Shape | undefined, b: Shape | undefined): Shape | unde
   return mergeShapes(a, b);
 }
 
-/** Whether two shapes say the same (a merge that changes nothing need not be stored again). */
+/**
+ * Whether two shapes say the same (a merge that changes nothing need not be stored again): the
+ * same types, keys in the same order with the same optionality, the same values and items. The
+ * counts themselves grow with every merge, so they are compared only as what they say (whether
+ * a key is optional), and property order is not compared.
+ */
 export function sameShape(a: Shape, b: Shape): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (a.types.length !== b.types.length || a.types.some((t, i) => t !== b.types[i])) return false;
+  if ((a.keys === undefined) !== (b.keys === undefined) || (a.keys?.length ?? 0) !== (b.keys?.length ?? 0)) return false;
+  const aDicts = a.dicts ?? 0;
+  const bDicts = b.dicts ?? 0;
+  for (let i = 0; i < (a.keys?.length ?? 0); i++) {
+    const x = a.keys![i]!;
+    const y = b.keys![i]!;
+    if (x.name !== y.name || (x.count < aDicts) !== (y.count < bDicts) || !sameShape(x.shape, y.shape)) return false;
+  }
+  return sameOptional(a.values, b.values) && sameOptional(a.items, b.items);
+}
+
+function sameOptional(a: Shape | undefined, b: Shape | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return sameShape(a, b);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -146,6 +146,11 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
   }
   const depth = manager.max_agent_depth ?? clientConfig.mcp_agent_depth ?? DEFAULT_SETTINGS.maxAgentDepth;
   if (!Number.isInteger(depth) || (depth as number) < 1) throw new ConfigError("mcp.tool_manager_config.max_agent_depth", "must be a positive integer");
+  const observed = manager.code_mode_observed_shapes ?? clientConfig.mcp_code_mode_observed_shapes ?? DEFAULT_SETTINGS.observedShapes;
+  if (typeof observed !== "boolean") {
+    const at = manager.code_mode_observed_shapes !== undefined ? "mcp.tool_manager_config.code_mode_observed_shapes" : "client_config.mcp_code_mode_observed_shapes";
+    throw new ConfigError(at, "must be true or false");
+  }
   const host = server.host ?? "127.0.0.1";
   const port = server.port ?? 8080;
   if (typeof host !== "string") throw new ConfigError("server.host", "must be a string");
@@ -166,7 +171,7 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
   }
   const workspace = parseWorkspace(root);
   return {
-    settings: { ...DEFAULT_SETTINGS, limits, bindingLevel: binding, maxAgentDepth: depth as number, ...(workspace ? { workspace } : {}) },
+    settings: { ...DEFAULT_SETTINGS, limits, bindingLevel: binding, maxAgentDepth: depth as number, observedShapes: observed, ...(workspace ? { workspace } : {}) },
     clients: clientConfigsOf({ mcp: { client_configs: mcp.client_configs ?? [] }, mcpServers: root.mcpServers }),
     host,
     port: port as number,

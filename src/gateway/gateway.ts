@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BeforeCall, OutgoingCall } from "../codemode/bridge.js";
 import { type Catalog, catalogOf } from "../codemode/catalog.js";
 import { defaultCodecs, type MediaCodecs } from "../codemode/media.js";
+import { shapeOf } from "../codemode/shape.js";
 import {
   type BindingLevel,
   DEFAULT_META_TOOL_OPTIONS,
@@ -27,6 +28,7 @@ import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../interpreter/budge
 import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
 import { type ClientConfig, listAllows } from "../upstream/config.js";
 import { UpstreamManager } from "../upstream/manager.js";
+import { ShapeBook } from "./shapes.js";
 
 export interface GatewaySettings {
   limits: Limits;
@@ -39,6 +41,8 @@ export interface GatewaySettings {
   metaTools: ReadonlySet<MetaToolName>;
   /** `workspace_root` (config.json only): scripts get the `workspace` module; executeToolScript is offered. */
   workspace?: WorkspaceOptions;
+  /** `code_mode_observed_shapes`: learn the shapes of results of tools without outputSchema, and show them. */
+  observedShapes: boolean;
 }
 
 export const DEFAULT_SETTINGS: GatewaySettings = {
@@ -48,6 +52,7 @@ export const DEFAULT_SETTINGS: GatewaySettings = {
   directInstructionsLimit: 8192,
   maxAgentDepth: 10,
   metaTools: new Set(META_TOOL_NAMES),
+  observedShapes: true,
 };
 
 /** Who is asking: a virtual key's per-client grants, or null for an unrestricted caller. */
@@ -111,6 +116,8 @@ export class Gateway extends EventEmitter {
   private readonly configs = new Map<string, ClientConfig>();
   private current: GatewaySettings;
   readonly codecs: MediaCodecs = defaultCodecs();
+  /** The shapes learned from results (shapes.ts); whoever persists them listens to its "change" events. */
+  readonly shapes = new ShapeBook();
   /** Plugins' pre-tool-call hook, applied to direct calls and to every call a script makes. */
   preToolCall: PreToolCallHook | null = null;
   /** Aborted by close(): every call still running is cancelled, so shutdown never waits on a script. */
@@ -150,6 +157,7 @@ export class Gateway extends EventEmitter {
   async removeClient(name: string): Promise<boolean> {
     const existed = this.configs.delete(name);
     if (existed) this.emit("client-deleted", name);
+    this.shapes.dropServer(name);
     return (await this.manager.remove(name)) || existed;
   }
 
@@ -158,6 +166,8 @@ export class Gateway extends EventEmitter {
     this.configs.set(config.name, config);
     if (previousName !== config.name) this.emit("client-deleted", previousName);
     this.emit("client-saved", config);
+    // A rename keeps what was learned of the client's tools; an edit in place keeps it too.
+    if (previousName !== config.name) this.shapes.moveServer(previousName, config.name);
     await this.manager.replace(config, previousName);
   }
 
@@ -182,10 +192,11 @@ export class Gateway extends EventEmitter {
     return config !== undefined && listAllows(config.tools_to_auto_execute, tool);
   }
 
-  /** The code-mode servers and tools the caller may see. */
+  /** The code-mode servers and tools the caller may see, with the shapes learned for them (when on). */
   catalogFor(caller: Caller): Catalog {
     const codeMode = this.manager.list().filter((c) => c.config.is_code_mode_client && c.state === "connected");
-    const catalog = catalogOf(codeMode, (server, tool) => this.permitted(caller, server, tool));
+    const observed = this.current.observedShapes ? (server: string, tool: string) => this.shapes.get(server, tool) : undefined;
+    const catalog = catalogOf(codeMode, (server, tool) => this.permitted(caller, server, tool), observed);
     return { servers: catalog.servers.filter((s) => s.tools.length > 0) };
   }
 
@@ -342,6 +353,8 @@ export class Gateway extends EventEmitter {
         return null;
       },
       beforeCall: this.scriptHook(caller, unattended),
+      // shapeOf is bounded (shape.ts: at most MAX_VISITS values), so this stays well under a millisecond.
+      observe: this.current.observedShapes ? (server, tool, value) => void this.shapes.record(server, tool, shapeOf(value)) : undefined,
       bindable: (server, tool) => this.permitted(UNRESTRICTED, server, tool),
       limits: this.current.limits,
       codecs: this.codecs,

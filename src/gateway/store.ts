@@ -1,15 +1,18 @@
-// The gateway's durable state (SPEC §6): upstream clients, settings, virtual keys and execution
-// logs, in one SQLite file. Every write is one transaction committed (WAL, synchronous = FULL)
-// before the method returns, so an acknowledged change survives a crash of the process or the
-// machine, and a crash mid-write leaves the previous state. Execution log entries are the one
-// exception: committed unsynced, they survive a crash of the process but not of the machine. Rows are validated when read back: a
+// The gateway's durable state (SPEC §6): upstream clients, settings, virtual keys, execution
+// logs and the shapes learned from tool results, in one SQLite file. Every write is one
+// transaction committed (WAL, synchronous = FULL) before the method returns, so an acknowledged
+// change survives a crash of the process or the machine, and a crash mid-write leaves the
+// previous state. Execution log entries and shapes are the exception: committed unsynced, they
+// survive a crash of the process but not of the machine. Rows are validated when read back: a
 // corrupt row is an error that names it, never a silently missing client or key.
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { parseShape, type Shape } from "../codemode/shape.js";
 import { type Limits, resolveLimits } from "../interpreter/budget.js";
 import { type ClientConfig, parseClientConfig } from "../upstream/config.js";
+import type { ToolShape } from "./shapes.js";
 
 /** The settings that outlive a restart (GatewaySettings without what only config.json sets). */
 export interface StoredSettings {
@@ -18,6 +21,8 @@ export interface StoredSettings {
   instructionsLimit: number;
   directInstructionsLimit: number;
   maxAgentDepth: number;
+  /** `code_mode_observed_shapes`; absent in rows written before it existed (config.json's value applies). */
+  observedShapes?: boolean;
 }
 
 /** A virtual key (Bifrost's shape): the per-client tool lists its holder may use. */
@@ -117,6 +122,8 @@ const MIGRATIONS: readonly string[] = [
      entry TEXT NOT NULL
    );
    CREATE INDEX logs_by_time ON logs (time);`,
+  // 2: the shapes learned from tool results (gateway/shapes.ts), one row per client and tool.
+  `CREATE TABLE shapes (server TEXT NOT NULL, tool TEXT NOT NULL, shape TEXT NOT NULL, PRIMARY KEY (server, tool));`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -129,6 +136,7 @@ const SettingsSchema = z.object({
   instructionsLimit: nonNegativeInt,
   directInstructionsLimit: nonNegativeInt,
   maxAgentDepth: nonNegativeInt,
+  observedShapes: z.boolean().optional(),
 });
 
 const VirtualKeySchema = z.object({
@@ -178,6 +186,7 @@ function settingsOf(raw: unknown): StoredSettings {
     instructionsLimit: s.instructionsLimit,
     directInstructionsLimit: s.directInstructionsLimit,
     maxAgentDepth: s.maxAgentDepth,
+    ...(s.observedShapes !== undefined ? { observedShapes: s.observedShapes } : {}),
   };
 }
 
@@ -203,7 +212,8 @@ export class Store {
     | "listClients" | "clashingClient" | "insertClient" | "updateClient" | "deleteClient"
     | "getSettings" | "putSettings"
     | "listKeys" | "getKeyByValue" | "insertKey" | "updateKey" | "deleteKey"
-    | "appendLog" | "newestDropped" | "trimLogs" | "isEmpty",
+    | "appendLog" | "newestDropped" | "trimLogs" | "isEmpty"
+    | "listShapes" | "putShape" | "deleteShapes" | "moveShapes",
     Statement
   >;
 
@@ -256,6 +266,10 @@ export class Store {
       // The newest row past the limit: it and everything older go.
       newestDropped: db.prepare("SELECT time, id FROM logs ORDER BY time DESC, id DESC LIMIT 1 OFFSET ?"),
       trimLogs: db.prepare("DELETE FROM logs WHERE (time, id) <= (?, ?)"),
+      listShapes: db.prepare("SELECT server, tool, shape FROM shapes ORDER BY server, tool"),
+      putShape: db.prepare("INSERT INTO shapes (server, tool, shape) VALUES (?, ?, ?) ON CONFLICT (server, tool) DO UPDATE SET shape = excluded.shape"),
+      deleteShapes: db.prepare("DELETE FROM shapes WHERE server = ?"),
+      moveShapes: db.prepare("UPDATE shapes SET server = ? WHERE server = ?"),
       isEmpty: db.prepare(
         "SELECT NOT (EXISTS (SELECT 1 FROM clients) OR EXISTS (SELECT 1 FROM settings) OR EXISTS (SELECT 1 FROM virtual_keys)) AS empty",
       ),
@@ -375,16 +389,11 @@ export class Store {
     // 3 ms here) capped a busy gateway at a few hundred executions a second. In WAL mode the
     // entry still survives a crash of the process; only a crash of the machine may lose the
     // newest ones (the next synced write takes them to disk too).
-    this.db.pragma("synchronous = NORMAL");
-    try {
-      this.write(() => {
-        this.sql.appendLog.run(valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid));
-        const dropped = this.sql.newestDropped.get(this.maxLogRows) as { time: string; id: number } | undefined;
-        if (dropped) this.sql.trimLogs.run(dropped.time, dropped.id);
-      });
-    } finally {
-      this.db.pragma("synchronous = FULL");
-    }
+    this.unsynced(() => {
+      this.sql.appendLog.run(valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid));
+      const dropped = this.sql.newestDropped.get(this.maxLogRows) as { time: string; id: number } | undefined;
+      if (dropped) this.sql.trimLogs.run(dropped.time, dropped.id);
+    });
   }
 
   /** One page of log entries matching every given filter, newest first, and how many match in all. */
@@ -428,6 +437,45 @@ export class Store {
     })();
   }
 
+  // --- observed shapes ---
+
+  /** Every tool's learned shape, each row checked as it is read. */
+  listShapes(): ToolShape[] {
+    const rows = this.sql.listShapes.all() as { server: string; tool: string; shape: string }[];
+    return rows.map((row) => this.readRow(`shapes row '${row.server}.${row.tool}'`, () => {
+      const shape = parseShape(row.shape);
+      if (shape === null) throw new Error("shape is not a shape of a tool result");
+      return { server: row.server, tool: row.tool, shape };
+    }));
+  }
+
+  /**
+   * Stores one tool's shape, replacing what it had. Committed unsynced, as log entries are: a
+   * learned shape acknowledges nothing to anyone, and a lost one is learned again.
+   */
+  putShape(server: string, tool: string, shape: Shape): void {
+    if (typeof server !== "string" || server === "" || typeof tool !== "string" || tool === "") {
+      throw new StoreError("shape", `needs a client and a tool name (got ${JSON.stringify(server)}, ${JSON.stringify(tool)})`);
+    }
+    const json = JSON.stringify(shape);
+    if (parseShape(json) === null) throw new StoreError(`shape of '${server}.${tool}'`, "is not a shape of a tool result");
+    this.unsynced(() => this.sql.putShape.run(server, tool, json));
+  }
+
+  /** Removes every shape of a client (it was deleted); how many there were. */
+  deleteShapes(server: string): number {
+    return this.unsynced(() => this.sql.deleteShapes.run(server).changes);
+  }
+
+  /** A renamed client's shapes move to its new name, replacing any that name had, in one transaction. */
+  moveShapes(from: string, to: string): void {
+    if (from === to) return;
+    this.unsynced(() => {
+      this.sql.deleteShapes.run(to);
+      this.sql.moveShapes.run(to, from);
+    });
+  }
+
   // --- the whole store ---
 
   /** True when there are no clients, no settings and no keys: the first start, to seed from config.json. */
@@ -449,6 +497,16 @@ export class Store {
   /** Runs `fn` as one write transaction, taking the write lock up front so it cannot deadlock midway. */
   private write<R>(fn: () => R): R {
     return this.db.transaction(fn).immediate();
+  }
+
+  /** A write transaction committed without a disk sync (see appendLog): it survives a crash of the process, not of the machine. */
+  private unsynced<R>(fn: () => R): R {
+    this.db.pragma("synchronous = NORMAL");
+    try {
+      return this.write(fn);
+    } finally {
+      this.db.pragma("synchronous = FULL");
+    }
   }
 
   /** Reads one row, turning any problem with it into a StoreError that names the file and the row. */

@@ -76,6 +76,7 @@ const DEFAULT_CONFIG = {
     mcp_agent_depth: 10,
     mcp_code_mode_instructions_limit: 4096,
     mcp_direct_instructions_limit: 8192,
+    mcp_code_mode_observed_shapes: true,
   },
 };
 

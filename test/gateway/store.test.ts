@@ -184,6 +184,7 @@ describe("settings", () => {
       instructionsLimit: DEFAULT_SETTINGS.instructionsLimit,
       directInstructionsLimit: DEFAULT_SETTINGS.directInstructionsLimit,
       maxAgentDepth: DEFAULT_SETTINGS.maxAgentDepth,
+      observedShapes: true,
     });
   });
 
