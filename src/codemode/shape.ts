@@ -5,7 +5,8 @@
 // A Shape is plain JSON (it is stored in the database) and bounded however big the results were:
 // - at most MAX_DEPTH levels of dicts and lists (deeper values are only their type);
 // - at most MAX_KEYS keys per dict: a dict with more is a map (`dict[str, X]`, its values merged),
-//   as results keyed by ids are;
+//   as results keyed by ids are; so is a dict with a key that is data rather than a field's name
+//   (an e-mail address, a path, a date: see fieldLike);
 // - at most SAMPLED_ITEMS items of a list (or values of a map past its first MAX_KEYS) are looked
 //   at, and at most MAX_VISITS values per result;
 // - a union of more than MAX_UNION types at one place is `Any`.
@@ -58,7 +59,7 @@ function describe(value: Value, depth: number, budget: { visits: number }): Shap
       const same = typeof key === "string" ? undefined : keys.find((k) => k.name === name);
       if (values !== undefined) values = mergeShapes(values, shape);
       else if (same) same.shape = mergeShapes(same.shape, shape);
-      else if (keys.length < MAX_KEYS) keys.push({ name, count: 1, shape });
+      else if (keys.length < MAX_KEYS && fieldLike(name)) keys.push({ name, count: 1, shape });
       else values = keys.map((k) => k.shape).reduce(mergeShapes, shape);
     }
     return values === undefined ? { types: ["dict"], dicts: 1, keys } : { types: ["dict"], dicts: 1, values };
@@ -74,6 +75,15 @@ function describe(value: Value, depth: number, budget: { visits: number }): Shap
     return merged === undefined ? { types: [type] } : { types: [type], items: merged };
   }
   return { types: [type] };
+}
+
+/**
+ * Whether a key reads as a field's name (`id`, `entityType`, `created-at`, `@type`) rather than as
+ * data: e-mail addresses, paths, URLs, dates, names with spaces, ids with long digit runs or hex.
+ * A dict with a key that is data is recorded as a map, so that no value reaches a shape as a key.
+ */
+export function fieldLike(key: string): boolean {
+  return /^[@$]?[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(key) && !/[0-9]{4}/.test(key) && !/^[0-9a-f]{12,}$/i.test(key.replace(/-/g, ""));
 }
 
 /** The type name a shape records for a value: Python's, with None for NoneType. */

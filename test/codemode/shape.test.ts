@@ -61,3 +61,19 @@ describe("observed shapes", () => {
     expect(parseShape('{"types": ["dict"], "keys": [{"name": 1, "count": 1, "shape": {"types": []}}]}')).toBeNull();
   });
 });
+
+describe("keys that are data", () => {
+  it("records a dict keyed by e-mail addresses, paths or dates as a map", () => {
+    for (const key of ["ann@example.com", "/home/ann/notes.txt", "2026-12-01", "Ann Smith", "https://example.com", "user_12345", "9f86d081884c7d65"]) {
+      const text = shapeText(observe({ [key]: { count: 1 } }));
+      expect(text, key).toBe('dict[str, {"count": int}]');
+      expect(text).not.toContain(key);
+    }
+  });
+
+  it("keeps keys that read as field names", () => {
+    for (const key of ["id", "entityType", "created-at", "@type", "$ref", "item2", "_private"]) {
+      expect(shapeText(observe({ [key]: 1 })), key).toBe(`{${JSON.stringify(key)}: int}`);
+    }
+  });
+});
