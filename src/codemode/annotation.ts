@@ -130,7 +130,7 @@ function listOf(schema: Schema, walk: Walk): string {
 }
 
 /** What a schema is without its details: dict, list or Any (for recursion and allOf). */
-function shapeOf(schema: unknown, root?: unknown, hops = 0): string {
+export function shapeOf(schema: unknown, root?: unknown, hops = 0): string {
   if (!isSchema(schema)) return "Any";
   const ref = own(schema, "$ref");
   if (typeof ref === "string" && hops < 8) return shapeOf(resolveRef(ref, root), root, hops + 1);

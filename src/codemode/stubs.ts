@@ -15,6 +15,7 @@
 import { annotation, describe, isSchema, members, own, resolveRef, type Schema, variants } from "./annotation.js";
 import type { CatalogServer, CatalogTool } from "./catalog.js";
 import { type Param, parameters } from "./parameters.js";
+import { COMPACT_RETURN_TYPES, FULL_RETURN_TYPES, type ReturnTypeOptions, ReturnTypes } from "./return-types.js";
 import { cleanDoc, commentLines, docstring, firstSentence, pyLiteral, pyString, trimBytes } from "./python-text.js";
 
 export { annotatesDict, annotation } from "./annotation.js";
@@ -23,6 +24,8 @@ export { firstSentence, pyLiteral, pyString } from "./python-text.js";
 export interface StubOptions {
   /** Bytes of upstream instructions kept in a stub (UTF-8); the rest is cut with a note. */
   instructionsLimit?: number;
+  /** Named return types from outputSchema (default true); false shows `dict` as before issue 20 (for bench:stubs). */
+  returnTypes?: boolean;
 }
 
 export const DEFAULT_INSTRUCTIONS_LIMIT = 4096;
@@ -47,20 +50,26 @@ function instructionsBlock(server: CatalogServer, limit: number): string[] {
 // ---------------------------------------------------------------------------------------------
 // Signatures
 
-function returnAnnotation(tool: CatalogTool, compact: boolean): string {
-  const output = tool.outputSchema;
-  if (!isSchema(output)) return "Any";
-  // The bridge unwraps {"result": x} to x (SPEC §3), so the stub shows x's type.
-  const properties = own(output, "properties");
-  if (isSchema(properties) && Object.keys(properties).length === 1 && Object.hasOwn(properties, "result")) {
-    return annotation(properties.result, output, { compact });
-  }
-  if (own(output, "type") === "object" || isSchema(properties)) return "dict";
-  return annotation(output, output, { compact });
+/** The return types of one file's tools, added in file order. */
+function returnTypes(tools: readonly CatalogTool[], options: ReturnTypeOptions): ReturnTypes {
+  const types = new ReturnTypes(options);
+  for (const tool of tools) types.add(tool);
+  return types;
 }
 
-/** `def name(params) -> ret`, without the colon. */
-export function defHead(tool: CatalogTool, compact: boolean): string {
+function typeOptions(compact: boolean, options: StubOptions): ReturnTypeOptions {
+  if (options.returnTypes === false) return { compact, depth: 0 };
+  return compact ? COMPACT_RETURN_TYPES : FULL_RETURN_TYPES;
+}
+
+/** The declared return type, else Any. */
+function returnAnnotation(tool: CatalogTool, types: ReturnTypes): string {
+  if (isSchema(tool.outputSchema)) return types.annotation(tool) ?? "Any";
+  return "Any";
+}
+
+/** `def name(params) -> ret`, without the colon; `types` names the return types of the file it is in. */
+export function defHead(tool: CatalogTool, compact: boolean, types?: ReturnTypes): string {
   const params = parameters(tool).map((p) => {
     const type = annotation(p.schema, tool.inputSchema, { compact });
     if (p.required) return `${p.python}: ${type}`;
@@ -70,32 +79,47 @@ export function defHead(tool: CatalogTool, compact: boolean): string {
     // `=None` is one token, ` = None` two: the one-line form drops PEP 8's spaces.
     return `${p.python}: ${type}=${value}`;
   });
-  return `def ${tool.python}(${params.join(", ")}) -> ${returnAnnotation(tool, compact)}`;
+  const returns = returnAnnotation(tool, types ?? returnTypes([tool], typeOptions(compact, {})));
+  return `def ${tool.python}(${params.join(", ")}) -> ${returns}`;
 }
 
 function summary(tool: CatalogTool): string {
   return firstSentence(tool.description?.trim() ? tool.description : tool.title);
 }
 
+/** The one-line comment: the first sentence. */
+export function signatureComment(tool: CatalogTool): string {
+  return summary(tool);
+}
+
 /**
  * One line per tool: `def search(query: str, max_results: int=10) -> dict: ... # Search for videos`.
  * Spacing is tighter than PEP 8 (`=10`, one space before `#`): 3 tokens a line at the median.
+ * `types` holds the file's return types (by default, the tool's own).
  */
-export function signatureLine(tool: CatalogTool): string {
-  const comment = summary(tool);
-  return `${defHead(tool, true)}: ...${comment ? ` # ${comment}` : ""}`;
+export function signatureLine(tool: CatalogTool, types?: ReturnTypes): string {
+  const comment = signatureComment(tool);
+  return `${defHead(tool, true, types)}: ...${comment ? ` # ${comment}` : ""}`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Files
 
-function header(server: CatalogServer, tool: CatalogTool | undefined, options: StubOptions): string[] {
+/** `from typing import ...` with what the file uses: TypedDict and NotRequired only with return types. */
+function typingImport(types: ReturnTypes): string {
+  const names = ["Any", "Literal"];
+  if (types.usesNotRequired) names.push("NotRequired");
+  if (!types.isEmpty) names.push("TypedDict");
+  return `from typing import ${names.join(", ")}`;
+}
+
+function header(server: CatalogServer, tool: CatalogTool | undefined, options: StubOptions, types: ReturnTypes): string[] {
   const call = `${server.name}.${tool ? tool.python : "<tool>"}`;
   const count = server.tools.length;
   return [
     `# ${tool ? "Call" : `${server.name}: ${count} tool${count === 1 ? "" : "s"}. Call`} ${call}(param=value); parallel: await asyncio.gather(${call}_async(...), ...)`,
     `# Details: getToolDocs(server="${server.name}", tool="${tool ? tool.python : "<tool>"}")`,
-    "from typing import Any, Literal",
+    typingImport(types),
     ...withBlank(instructionsBlock(server, options.instructionsLimit ?? DEFAULT_INSTRUCTIONS_LIMIT)),
   ];
 }
@@ -109,29 +133,31 @@ function file(lines: string[]): string {
   return [`# Total lines: ${lines.length + 1}`, ...lines].join("\n");
 }
 
-/** `servers/<server>.pyi`: header, instructions, one signature line per tool sorted by name. */
+/** `servers/<server>.pyi`: header, instructions, the return types, one signature line per tool sorted by name. */
 export function serverStub(server: CatalogServer, options: StubOptions = {}): string {
   const tools = [...server.tools].sort((a, b) => (a.python < b.python ? -1 : a.python > b.python ? 1 : 0));
-  return file([...header(server, undefined, options), "", ...tools.map(signatureLine)]);
+  const types = returnTypes(tools, typeOptions(true, options));
+  return file([...header(server, undefined, options, types), ...withBlank(types.declarations()), "", ...tools.map((t) => signatureLine(t, types))]);
 }
 
-/** `servers/<server>/<tool>.pyi`: header, instructions, the tool with its docstring. */
+/** `servers/<server>/<tool>.pyi`: header, instructions, the return types, the tool with its docstring. */
 export function toolStub(server: CatalogServer, tool: CatalogTool, options: StubOptions = {}): string {
-  return file([...header(server, tool, options), "", ...definition(tool, false)]);
+  const types = returnTypes([tool], typeOptions(false, options));
+  return file([...header(server, tool, options, types), ...withBlank(types.declarations()), "", ...definition(tool, false, types)]);
 }
 
-/** The def with a docstring: description, Args (full: type/required/default), Returns. */
-function definition(tool: CatalogTool, full: boolean): string[] {
+/** The def with a docstring: description, hints, Args (full: type/required/default), Returns. */
+function definition(tool: CatalogTool, full: boolean, types: ReturnTypes): string[] {
   const doc: string[] = cleanDoc(tool.description?.trim() ? tool.description : tool.title ?? "");
   const params = parameters(tool);
   if (params.length > 0) {
     doc.push("", "Args:");
     for (const p of params) doc.push(...paramDoc(p, tool, full));
   }
-  const returns = returnsDoc(tool, full);
+  const returns = returnsDoc(tool, full, types);
   if (returns.length > 0) doc.push("", ...returns);
   if (doc[0] === "") doc.shift();
-  const lines = [`${defHead(tool, false)}:`];
+  const lines = [`${defHead(tool, false, types)}:`];
   if (doc.length > 0) lines.push(...docstring(doc, "    "));
   lines.push("    ...");
   return lines;
@@ -165,13 +191,15 @@ function constraints(schema: Schema): string[] {
   return out;
 }
 
-function returnsDoc(tool: CatalogTool, full: boolean): string[] {
+function returnsDoc(tool: CatalogTool, full: boolean, types: ReturnTypes): string[] {
   const output = tool.outputSchema;
-  if (!isSchema(output)) return !full ? [] : ["Returns: Any (no declared schema: print it before relying on its shape)"];
+  if (!isSchema(output)) {
+    return !full ? [] : ["Returns: Any (no declared schema: print it before relying on its shape)"];
+  }
   const properties = own(output, "properties");
   const unwrapped = isSchema(properties) && Object.keys(properties).length === 1 && Object.hasOwn(properties, "result");
   const shown = unwrapped ? properties.result : output;
-  return [`Returns: ${returnAnnotation(tool, false)}`, ...fields(shown, output, "    ", "output")];
+  return [`Returns: ${returnAnnotation(tool, types)}`, ...fields(shown, output, "    ", "output", types)];
 }
 
 /**
@@ -179,7 +207,7 @@ function returnsDoc(tool: CatalogTool, full: boolean): string[] {
  * line each, nested up to FIELD_DEPTH levels and FIELD_LINES lines. Inputs mark required fields;
  * outputs mark optional ones (the keys a script should read with .get).
  */
-function fields(schema: unknown, root: unknown, indent: string, side: "input" | "output"): string[] {
+function fields(schema: unknown, root: unknown, indent: string, side: "input" | "output", types?: ReturnTypes): string[] {
   const out: string[] = [];
   let omitted = 0;
   const emit = (line: string) => {
@@ -208,7 +236,7 @@ function fields(schema: unknown, root: unknown, indent: string, side: "input" | 
     if (!isSchema(properties)) return;
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     for (const [name, sub] of Object.entries(properties)) {
-      const marks = [annotation(sub, root)];
+      const marks = [types?.schemaAnnotation(sub) ?? annotation(sub, root)];
       if (side === "input" && required.has(name)) marks.push("required");
       if (side === "output" && !required.has(name)) marks.push("optional");
       const description = firstSentence(describe(sub, root), 160);
@@ -245,12 +273,14 @@ export function toolDocs(server: CatalogServer, tool: CatalogTool, options: Stub
     .filter((p) => p.required)
     .map((p) => `${p.python}=${exampleValue(p, tool.inputSchema)}`);
   const upstream = tool.name !== tool.python ? ` (upstream tool ${pyString(tool.name)})` : "";
+  const types = returnTypes([tool], typeOptions(false, options));
   return [
     `# ${call}${upstream}`,
     `# Sync call returns the result (dicts: result["key"], .get()); ${call}_async(...) + asyncio.gather(...) run in parallel.`,
-    "from typing import Any, Literal",
+    typingImport(types),
+    ...withBlank(types.declarations()),
     "",
-    ...definition(tool, true),
+    ...definition(tool, true, types),
     ...withBlank(instructionsBlock(server, options.instructionsLimit ?? DEFAULT_INSTRUCTIONS_LIMIT)),
     "",
     "# Example:",

@@ -1,6 +1,5 @@
 // Python stubs of upstream tools (SPEC §4): JSON Schema -> annotations, safe parameter names,
 // one-line signatures, the server and tool files, getToolDocs; all valid Python per CPython.
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -17,6 +16,7 @@ import {
   toolDocs,
   toolStub,
 } from "../../src/codemode/stubs.js";
+import { hasPython, pythonErrors } from "./cpython-parse.js";
 
 function tool(name: string, inputSchema: Record<string, unknown>, extra: Partial<CatalogTool> = {}): CatalogTool {
   return { server: "demo", name, python: canonicalName(name), inputSchema, ...extra };
@@ -24,29 +24,6 @@ function tool(name: string, inputSchema: Record<string, unknown>, extra: Partial
 
 function server(tools: CatalogTool[], instructions: string | null = null): CatalogServer {
   return { name: "demo", instructions, tools };
-}
-
-const hasPython = spawnSync("python3", ["--version"]).status === 0;
-
-/** CPython's verdict on each text (null: ast.parse accepts it, warnings counted as errors). */
-function pythonErrors(texts: string[]): (string | null)[] {
-  const script = [
-    "import ast, json, sys, warnings",
-    "warnings.simplefilter('error')",
-    "out = []",
-    "for text in json.load(sys.stdin):",
-    "    try:",
-    "        ast.parse(text)",
-    "        out.append(None)",
-    "    except SyntaxError as e:",
-    "        out.append(f'{e.msg} (line {e.lineno}): {e.text!r}')",
-    "    except Exception as e:",
-    "        out.append(f'{type(e).__name__}: {e}')",
-    "print(json.dumps(out))",
-  ].join("\n");
-  const run = spawnSync("python3", ["-c", script], { input: JSON.stringify(texts), maxBuffer: 1 << 28 });
-  if (run.status !== 0) throw new Error(run.stderr.toString());
-  return JSON.parse(run.stdout.toString()) as (string | null)[];
 }
 
 describe("JSON Schema -> Python annotation", () => {
@@ -266,13 +243,16 @@ describe("signature lines", () => {
     expect(signatureLine(t)).toBe("def range(from_: str, If_Match: str=None) -> Any: ...");
   });
 
-  it("annotates the return from outputSchema: dict for objects, the unwrapped result, else Any", () => {
+  it("annotates the return from outputSchema: a named type for objects, the unwrapped result, else Any", () => {
     const none = tool("a", {});
     const object = tool("b", {}, { outputSchema: { type: "object", properties: { x: { type: "string" } } } });
-    const wrapped = tool("c", {}, { outputSchema: { type: "object", properties: { result: { type: "array", items: { type: "integer" } } } } });
+    const wrapped = tool("c", {}, { outputSchema: { type: "object", properties: { result: { type: "array", items: { type: "integer" } } }, required: ["result"] } });
+    const bare = tool("d", {}, { outputSchema: { type: "object" } });
     expect(signatureLine(none)).toBe("def a() -> Any: ...");
-    expect(signatureLine(object)).toBe("def b() -> dict: ...");
+    expect(signatureLine(object)).toBe("def b() -> BResult: ...");
     expect(signatureLine(wrapped)).toBe("def c() -> list[int]: ...");
+    expect(signatureLine(bare)).toBe("def d() -> dict: ...");
+    expect(signatureLine(object)).toBe(signatureLine(object, undefined));
   });
 
   it("comments with the first sentence, on one line, bounded", () => {
@@ -367,12 +347,13 @@ describe("stub files", () => {
     );
     const docs = toolDocs(server([t], "Be gentle."), t);
     expect(docs).toContain("# demo.list_items (upstream tool 'list-items')");
-    expect(docs).toContain("def list_items(from_: str, count: int = 10, filter: dict = None) -> dict:");
     expect(docs).toContain('r"""List items.\n    Second paragraph with a \\d regex.');
     expect(docs).toContain("from_ (str, required, format date, sent as 'from'): Start date");
     expect(docs).toContain("count (int, optional, default 10, 1..50): How many");
     expect(docs).toContain("filter (dict, optional): Filter fields\n            state (Literal['open', 'closed'], required)\n            label (str): A label");
-    expect(docs).toContain("Returns: dict\n        items (list[dict])\n            id (int)\n        next (str, optional)");
+    expect(docs).toContain("Item = TypedDict('Item', {'id': int})\nListItemsResult = TypedDict('ListItemsResult', {'items': list[Item], 'next': NotRequired[str]})");
+    expect(docs).toContain("def list_items(from_: str, count: int = 10, filter: dict = None) -> ListItemsResult:");
+    expect(docs).toContain("Returns: ListItemsResult\n        items (list[Item])\n            id (int)\n        next (str, optional)");
     expect(docs).toContain("# ---- server instructions ----\n# Be gentle.\n# ---- end server instructions ----");
     expect(docs.split("\n").slice(-3)).toEqual(["# Example:", "# result = demo.list_items(from_='...')", "# print(result)"]);
   });
