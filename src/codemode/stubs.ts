@@ -16,6 +16,8 @@ import { annotation, describe, isSchema, members, own, resolveRef, type Schema, 
 import type { CatalogServer, CatalogTool } from "./catalog.js";
 import { type Param, parameters } from "./parameters.js";
 import { COMPACT_RETURN_TYPES, FULL_RETURN_TYPES, type ReturnTypeOptions, ReturnTypes } from "./return-types.js";
+import { type Shape, shapeAnnotation, shapeText } from "./shape.js";
+import { hintWords } from "./tool-hints.js";
 import { cleanDoc, commentLines, docstring, firstSentence, pyLiteral, pyString, trimBytes } from "./python-text.js";
 
 export { annotatesDict, annotation } from "./annotation.js";
@@ -62,10 +64,16 @@ function typeOptions(compact: boolean, options: StubOptions): ReturnTypeOptions 
   return compact ? COMPACT_RETURN_TYPES : FULL_RETURN_TYPES;
 }
 
-/** The declared return type, else Any. */
+/** The declared return type, else the outer type of the observed shape, else Any. */
 function returnAnnotation(tool: CatalogTool, types: ReturnTypes): string {
   if (isSchema(tool.outputSchema)) return types.annotation(tool) ?? "Any";
+  if (tool.observed) return shapeAnnotation(tool.observed);
   return "Any";
+}
+
+/** The observed shape, when it is what the stub shows (a declared outputSchema wins). */
+function observed(tool: CatalogTool): Shape | undefined {
+  return isSchema(tool.outputSchema) ? undefined : tool.observed;
 }
 
 /** `def name(params) -> ret`, without the colon; `types` names the return types of the file it is in. */
@@ -87,9 +95,16 @@ function summary(tool: CatalogTool): string {
   return firstSentence(tool.description?.trim() ? tool.description : tool.title);
 }
 
-/** The one-line comment: the first sentence. */
+/**
+ * The one-line comment: the declared hints, the first sentence, the observed shape:
+ * `(read-only) Search for videos. Observed: {"items": list[dict]}`.
+ */
 export function signatureComment(tool: CatalogTool): string {
-  return summary(tool);
+  const hints = hintWords(tool);
+  let sentence = summary(tool);
+  const shape = observed(tool);
+  if (shape) sentence = `${sentence}${sentence === "" || /[.!?…]$/.test(sentence) ? "" : "."} Observed: ${shapeText(shape)}`.trimStart();
+  return [hints.length > 0 ? `(${hints.join(", ")})` : "", sentence].filter((p) => p !== "").join(" ");
 }
 
 /**
@@ -149,6 +164,8 @@ export function toolStub(server: CatalogServer, tool: CatalogTool, options: Stub
 /** The def with a docstring: description, hints, Args (full: type/required/default), Returns. */
 function definition(tool: CatalogTool, full: boolean, types: ReturnTypes): string[] {
   const doc: string[] = cleanDoc(tool.description?.trim() ? tool.description : tool.title ?? "");
+  const hints = hintWords(tool);
+  if (hints.length > 0) doc.push("", `Hints: ${hints.join(", ")} (declared by the server).`);
   const params = parameters(tool);
   if (params.length > 0) {
     doc.push("", "Args:");
@@ -194,6 +211,8 @@ function constraints(schema: Schema): string[] {
 function returnsDoc(tool: CatalogTool, full: boolean, types: ReturnTypes): string[] {
   const output = tool.outputSchema;
   if (!isSchema(output)) {
+    const shape = observed(tool);
+    if (shape) return [`Returns: ${shapeAnnotation(shape)}, observed in earlier results (no declared schema):`, `    ${shapeText(shape)}`];
     return !full ? [] : ["Returns: Any (no declared schema: print it before relying on its shape)"];
   }
   const properties = own(output, "properties");

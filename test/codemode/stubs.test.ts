@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildCatalog, type CatalogServer, type CatalogTool } from "../../src/codemode/catalog.js";
 import { canonicalName, isIdentifier } from "../../src/codemode/names.js";
 import { paramNames, parameters, safeParamName } from "../../src/codemode/parameters.js";
+import type { Shape } from "../../src/codemode/shape.js";
 import {
   annotation,
   firstSentence,
@@ -434,5 +435,76 @@ describe.skipIf(!existsSync(CATALOG) || !hasPython)("the 16 real catalogs", () =
     const errors = pythonErrors(texts.map((t) => t.text));
     const failures = texts.flatMap((t, i) => (errors[i] ? [`${t.what}: ${errors[i]}`] : []));
     expect(failures).toEqual([]);
+  });
+});
+
+describe("behaviour hints", () => {
+  const hinted = (annotations: Record<string, unknown> | undefined) => tool("t", {}, { description: "Do it.", annotations });
+
+  it.each([
+    [{ readOnlyHint: true }, "(read-only) Do it"],
+    [{ readOnlyHint: true, destructiveHint: true, idempotentHint: true }, "(read-only) Do it"],
+    [{ destructiveHint: true }, "(destructive) Do it"],
+    [{ readOnlyHint: false, destructiveHint: false }, "(additive) Do it"],
+    [{ readOnlyHint: false, destructiveHint: true, idempotentHint: true }, "(destructive, idempotent) Do it"],
+    [{ idempotentHint: true }, "(idempotent) Do it"],
+    [{ readOnlyHint: false }, "(writes) Do it"],
+    [{ readOnlyHint: false, idempotentHint: false }, "(writes) Do it"],
+    [{ openWorldHint: true }, "Do it"],
+    [{ readOnlyHint: "yes" }, "Do it"],
+    [undefined, "Do it"],
+  ])("%j reads %j", (annotations, comment) => {
+    expect(signatureLine(hinted(annotations))).toBe(`def t() -> Any: ... # ${comment}`);
+  });
+
+  it("show without a description too, and in the tool file and getToolDocs", () => {
+    expect(signatureLine(tool("t", {}, { annotations: { readOnlyHint: true } }))).toBe("def t() -> Any: ... # (read-only)");
+    const t = hinted({ destructiveHint: true });
+    const s = server([t]);
+    expect(toolStub(s, t)).toContain('"""Do it.\n\n    Hints: destructive (declared by the server).\n    """');
+    expect(toolDocs(s, t)).toContain("    Hints: destructive (declared by the server).");
+  });
+});
+
+describe("observed shapes", () => {
+  const shape: Shape = {
+    types: ["dict"],
+    dicts: 2,
+    keys: [
+      { name: "items", count: 2, shape: { types: ["list"], items: { types: ["dict"], dicts: 3, keys: [{ name: "id", count: 3, shape: { types: ["int"] } }] } } },
+      { name: "next", count: 1, shape: { types: ["None", "str"] } },
+    ],
+  };
+  const text = '{"items": list[{"id": int}], "next"?: str | None}';
+
+  it("annotate the return with the outer type and put the shape in the comment, marked observed", () => {
+    const t = tool("search", { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, { description: "Search for videos.", observed: shape });
+    expect(signatureLine(t)).toBe(`def search(q: str) -> dict: ... # Search for videos. Observed: ${text}`);
+    expect(signatureLine(tool("a", {}, { observed: shape, annotations: { readOnlyHint: true } }))).toBe(`def a() -> dict: ... # (read-only) Observed: ${text}`);
+    expect(signatureLine(tool("b", {}, { observed: { types: ["list"], items: { types: ["str"] } } }))).toBe("def b() -> list[str]: ... # Observed: list[str]");
+    expect(signatureLine(tool("c", {}, { description: "Is it up?", observed: { types: ["bool"] } }))).toBe("def c() -> bool: ... # Is it up? Observed: bool");
+  });
+
+  it("say in the tool file and getToolDocs that the shape was observed, not declared", () => {
+    const t = tool("search", {}, { description: "Search.", observed: shape });
+    const s = server([t]);
+    const returns = `    Returns: dict, observed in earlier results (no declared schema):\n        ${text}`;
+    expect(toolStub(s, t)).toContain(returns);
+    expect(toolDocs(s, t)).toContain(returns);
+    expect(toolDocs(s, t)).not.toContain("Returns: Any");
+  });
+
+  it("are ignored for a tool that declares an outputSchema", () => {
+    const t = tool("get", {}, { outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] }, observed: shape });
+    expect(signatureLine(t)).toBe("def get() -> GetResult: ...");
+    expect(toolDocs(server([t]), t)).not.toContain("observed");
+  });
+
+  it.skipIf(!hasPython)("keep every text valid Python whatever the keys are", () => {
+    const nasty: Shape = { types: ["dict"], dicts: 1, keys: ['"""', "back\\", "new\nline", "\u0000", "\u2028", "'''"].map((name) => ({ name, count: 1, shape: { types: ["str"] } })) };
+    const t = tool("n", {}, { description: "N.", observed: nasty });
+    const s = server([t]);
+    const texts = [serverStub(s), toolStub(s, t), toolDocs(s, t)];
+    expect(pythonErrors(texts)).toEqual(texts.map(() => null));
   });
 });
