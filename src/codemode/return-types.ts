@@ -57,6 +57,12 @@ interface Decl {
   name?: string;
 }
 
+/**
+ * Schema nodes one tool's result may visit. `$ref`s can make a small schema expand to a huge
+ * tree (each level referring to the next twice); the largest real-16 result visits 642.
+ */
+const MAX_VISITS = 1_000;
+
 /** Names a return type may never take: the typing names a stub imports, keywords and builtins. */
 const RESERVED = new Set(["Any", "Literal", "NotRequired", "TypedDict", "None", "True", "False", "Ellipsis", "NotImplemented"]);
 
@@ -77,6 +83,8 @@ export class ReturnTypes {
   /** What each sub-schema of the results became, for the field-by-field docs. */
   private readonly bySchema = new WeakMap<object, TypeExpr>();
   private named = false;
+  /** Schema nodes the current tool may still visit (MAX_VISITS each): past it, what is left is `dict`. */
+  private visits = 0;
 
   constructor(private readonly options: ReturnTypeOptions) {}
 
@@ -85,6 +93,7 @@ export class ReturnTypes {
     const output = tool.outputSchema;
     if (!isSchema(output) || this.results.has(tool)) return;
     this.named = false;
+    this.visits = MAX_VISITS;
     const { schema, maybeWrapped } = resultSchema(output);
     const top = { tool: tool.python, item: false };
     let type = this.build(schema, output, 0, new Set(), top);
@@ -161,7 +170,7 @@ export class ReturnTypes {
   }
 
   private structure(schema: unknown, root: Schema, depth: number, refs: Set<string>, hint: Hint): TypeExpr | null {
-    if (!isSchema(schema)) return null;
+    if (!isSchema(schema) || --this.visits < 0) return null;
     const type = own(schema, "type");
     const types = Array.isArray(type) ? type : [type];
     const nullable = own(schema, "nullable") === true || types.includes("null");

@@ -38,6 +38,8 @@ const COMPACT_DEFAULT_CHARS = 32;
 const FIELD_DEPTH = 3;
 /** Field lines shown under one parameter or return value. */
 const FIELD_LINES = 60;
+/** Field lines counted past FIELD_LINES before the walk stops. */
+const MAX_OMITTED = 200;
 
 /** The server's instructions between markers, trimmed to `limit` bytes; none when it sent none. */
 function instructionsBlock(server: CatalogServer, limit: number): string[] {
@@ -234,7 +236,9 @@ function fields(schema: unknown, root: unknown, indent: string, side: "input" | 
     else omitted++;
   };
   const walk = (node: unknown, pad: string, depth: number, refs: Set<string>): void => {
-    if (!isSchema(node) || depth >= FIELD_DEPTH) return;
+    // Lines past the limit are only counted, and only up to a bound: `$ref`s can make a small
+    // schema a huge tree, and walking it whole would hold the event loop.
+    if (!isSchema(node) || depth >= FIELD_DEPTH || omitted >= MAX_OMITTED) return;
     const ref = own(node, "$ref");
     if (typeof ref === "string") {
       if (refs.has(ref)) return;
@@ -255,6 +259,7 @@ function fields(schema: unknown, root: unknown, indent: string, side: "input" | 
     if (!isSchema(properties)) return;
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     for (const [name, sub] of Object.entries(properties)) {
+      if (omitted >= MAX_OMITTED) return;
       const marks = [types?.schemaAnnotation(sub) ?? annotation(sub, root)];
       if (side === "input" && required.has(name)) marks.push("required");
       if (side === "output" && !required.has(name)) marks.push("optional");
@@ -264,7 +269,7 @@ function fields(schema: unknown, root: unknown, indent: string, side: "input" | 
     }
   };
   walk(schema, indent, 0, new Set());
-  if (omitted > 0) out.push(`${indent}… (${omitted} more line${omitted === 1 ? "" : "s"})`);
+  if (omitted > 0) out.push(`${indent}… (${omitted >= MAX_OMITTED ? `${MAX_OMITTED}+` : omitted} more line${omitted === 1 ? "" : "s"})`);
   return out;
 }
 

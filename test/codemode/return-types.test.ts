@@ -150,6 +150,22 @@ describe("return types", () => {
     });
   });
 
+  it("bound the work a $ref bomb makes: every file renders in a few milliseconds, and stays small", () => {
+    // Eight levels of 50 properties, each referring to the next level: 50^8 paths.
+    const defs: Record<string, unknown> = { l8: { type: "string" } };
+    for (let i = 0; i < 8; i++) defs[`l${i}`] = object(Object.fromEntries(Array.from({ length: 50 }, (_, k) => [`p${k}`, { $ref: `#/$defs/l${i + 1}` }])));
+    const bomb = tool("bomb", { ...object({ root: { $ref: "#/$defs/l0" } }), $defs: defs });
+    const s: CatalogServer = { name: "demo", instructions: null, tools: [bomb] };
+    const render = [() => serverStub(s), () => toolStub(s, bomb), () => toolDocs(s, bomb)];
+    for (const f of render) f(); // compiled once, as in a running gateway
+    for (const f of render) {
+      const start = performance.now();
+      const text = f();
+      expect(performance.now() - start).toBeLessThan(50);
+      expect(text.length).toBeLessThan(20_000);
+    }
+  });
+
   it("appear in the stubs: declarations above the defs, TypedDict and NotRequired imported only when used", () => {
     const s: CatalogServer = {
       name: "demo",
