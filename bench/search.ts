@@ -7,12 +7,20 @@
 //
 // --write replaces the "bench:search" section of bench/RESULTS.md; --misses lists the queries
 // whose tool was not ranked first.
+//
+// Also the size of what a search answers: o200k tokens of each brief hit (searchHit, the text
+// searchTools prints per tool) over the default 10 hits of every labelled query, against the
+// budget search.test.ts holds, and the same hits with the first sentence printed a second
+// time below the signature, as searchTools did before issue 20.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { buildCatalog, type Catalog } from "../src/codemode/catalog.js";
+import { searchHit } from "../src/codemode/meta-tools.js";
 import { ToolSearch, type SearchTuning } from "../src/codemode/search.js";
-import { HELDOUT_QUERIES, SEARCH_QUERIES, type SearchQuery } from "../test/codemode/search-queries.js";
+import { firstSentence } from "../src/codemode/stubs.js";
+import { BRIEF_HIT_P90_BUDGET, HELDOUT_QUERIES, SEARCH_QUERIES, type SearchQuery } from "../test/codemode/search-queries.js";
 import { median, writeSection } from "./results.js";
 
 const CATALOG = fileURLToPath(new URL("../../../shared/catalogs/real-16.json", import.meta.url));
@@ -91,6 +99,27 @@ function measure(catalog: Catalog, variant: Variant): Row {
   };
 }
 
+function p90(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(sorted.length * 0.9) - 1)]!;
+}
+
+/** Tokens of each brief hit of the default search, over every labelled query. */
+function hitTokens(catalog: Catalog): { now: number[]; repeated: number[] } {
+  const search = new ToolSearch(catalog);
+  const now: number[] = [];
+  const repeated: number[] = [];
+  for (const { query } of [...SEARCH_QUERIES, ...HELDOUT_QUERIES]) {
+    for (const { tool } of search.search(query)) {
+      const hit = searchHit(tool, "brief");
+      const sentence = firstSentence(tool.description);
+      now.push(encode(hit).length);
+      repeated.push(encode(sentence ? `${hit}\n  ${sentence}` : hit).length);
+    }
+  }
+  return { now, repeated };
+}
+
 function main(): void {
   const json = JSON.parse(readFileSync(CATALOG, "utf8")) as { servers: Parameters<typeof buildCatalog>[0] };
   const catalog = buildCatalog(json.servers);
@@ -117,6 +146,8 @@ function main(): void {
       `with the default limit.`,
     "",
     table,
+    "",
+    hitTable(catalog),
   ].join("\n");
 
   console.log(body);
@@ -132,6 +163,21 @@ function main(): void {
   if (process.argv.includes("--write")) {
     writeSection("bench:search", "searchTools ranking (real-16)", "npx tsc -p tsconfig.json && node dist/bench/search.js --write", body);
   }
+}
+
+function hitTable(catalog: Catalog): string {
+  const { now, repeated } = hitTokens(catalog);
+  const row = (label: string, v: number[]) => `| ${label} | ${median(v)} | ${p90(v)} | ${Math.max(...v)} | ${v.reduce((a, b) => a + b, 0)} |`;
+  return [
+    `Brief hits: o200k tokens of each hit searchTools prints (\`server.tool\` and the signature line), over the default ` +
+      `10 hits of the ${SEARCH_QUERIES.length + HELDOUT_QUERIES.length} labelled queries (${now.length} hits); ` +
+      `budget ${BRIEF_HIT_P90_BUDGET} tokens at p90 (test/codemode/search.test.ts), **${p90(now) <= BRIEF_HIT_P90_BUDGET ? "met" : "missed"}**.`,
+    "",
+    "| brief hit | median | p90 | max | all hits |",
+    "|---|---:|---:|---:|---:|",
+    row("the description once (the signature's comment)", now),
+    row("the first sentence repeated below it (before issue 20)", repeated),
+  ].join("\n");
 }
 
 main();

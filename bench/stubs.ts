@@ -10,6 +10,11 @@ import { buildCatalog, type CatalogTool } from "../src/codemode/catalog.js";
 import { serverStub, signatureLine, toolDocs, toolStub } from "../src/codemode/stubs.js";
 import { median, writeSection } from "./results.js";
 
+/** Every server stub's tokens on real-16 before issue 20 (commit 005e661: no return types, no hints). */
+const BEFORE_ISSUE_20 = 26266;
+/** Issue 20's bound on their growth. */
+const GROWTH_BUDGET = 0.25;
+
 const CATALOG = fileURLToPath(new URL("../../../shared/catalogs/real-16.json", import.meta.url));
 if (!existsSync(CATALOG)) {
   console.error(`No catalog at ${CATALOG}.`);
@@ -48,11 +53,14 @@ const longest: { tokens: number; tool: CatalogTool }[] = [];
 const rows: string[] = [];
 const cumulative: { servers: number; tools: number; stub: number; classic: number }[] = [];
 let stubTotal = 0;
+let untypedTotal = 0;
 let classicTotal = 0;
 let toolTotal = 0;
 raw.forEach((r, index) => {
   const server = servers[index]!;
   const stub = tokens(serverStub(server));
+  const untyped = tokens(serverStub(server, { returnTypes: false }));
+  untypedTotal += untyped;
   const classic = tokens(JSON.stringify(r.tools.map(classicTool)));
   const lines = server.tools.map((t) => tokens(signatureLine(t)));
   lineTokens.push(...lines);
@@ -69,15 +77,15 @@ raw.forEach((r, index) => {
     cumulative.push({ servers: index + 1, tools: toolTotal, stub: stubTotal, classic: classicTotal });
   }
   rows.push(
-    `| ${server.name} | ${server.tools.length} | ${server.instructions ? "yes" : ""} | ${stub} | ${median(lines)} | ${classic} | ${(classic / stub).toFixed(1)}× |`,
+    `| ${server.name} | ${server.tools.length} | ${server.instructions ? "yes" : ""} | ${stub} | ${untyped} | ${median(lines)} | ${classic} | ${(classic / stub).toFixed(1)}× |`,
   );
 });
 
 const perServer = [
-  "| server | tools | instructions | `.pyi` stub tokens | median line | classic definitions | classic ÷ stub |",
-  "|---|---:|:---:|---:|---:|---:|---:|",
+  "| server | tools | instructions | `.pyi` stub tokens | without return types | median line | classic definitions | classic ÷ stub |",
+  "|---|---:|:---:|---:|---:|---:|---:|---:|",
   ...rows,
-  `| **all 16** | **${toolTotal}** | | **${stubTotal}** | **${median(lineTokens)}** | **${classicTotal}** | **${(classicTotal / stubTotal).toFixed(1)}×** |`,
+  `| **all 16** | **${toolTotal}** | | **${stubTotal}** | **${untypedTotal}** | **${median(lineTokens)}** | **${classicTotal}** | **${(classicTotal / stubTotal).toFixed(1)}×** |`,
 ].join("\n");
 
 const perTool = [
@@ -101,7 +109,14 @@ const heaviest = longest
   .map((l) => `${l.tool.server}.${l.tool.python} (${l.tokens})`)
   .join(", ");
 
+const growth = stubTotal / BEFORE_ISSUE_20 - 1;
+const budget = `Every server stub, read once: ${stubTotal} tokens, against ${BEFORE_ISSUE_20} before issue 20 (commit 005e661, no return types and no behaviour hints): ` +
+  `${growth >= 0 ? "+" : ""}${(100 * growth).toFixed(1)} %, within the +${100 * GROWTH_BUDGET} % budget: **${growth <= GROWTH_BUDGET ? "met" : "missed"}**. ` +
+  `Return types alone add ${stubTotal - untypedTotal} tokens (the "without return types" column keeps the hints and shows \`-> dict\`).`;
+
 const body = `${perServer}
+
+${budget}
 
 ${perTool}
 

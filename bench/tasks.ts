@@ -30,6 +30,17 @@ export interface Task {
 
 const call = (server: string, tool: string, args: Record<string, unknown>, result: unknown): ToolCall => ({ server, tool, args, result });
 const lines = (...l: string[]) => l.join("\n");
+/**
+ * The answer of a tool that declares an outputSchema: its text and the structuredContent MCP
+ * requires with it (what the script gets, so it reads the declared keys).
+ */
+const structured = (text: string, structuredContent: Record<string, unknown>) => ({ content: [{ type: "text", text }], structuredContent });
+/** What server-filesystem answers: the text, and the same text as `{"content": text}`. */
+const fsText = (text: string) => structured(text, { content: text });
+/** memory's create_entities: it answers with the entities it created (all of them, here). */
+const createEntities = (entities: Record<string, unknown>[], text: string) => call("memory", "create_entities", { entities }, structured(text, { entities }));
+/** What mongodb's aggregate answers: the documents, their count and the limits applied (none here). */
+const aggregated = (documents: Record<string, unknown>[]) => structured(JSON.stringify(documents), { documents, count: documents.length, appliedLimits: [] });
 
 // ------------------------------------------------------------------ shared records
 
@@ -136,7 +147,7 @@ const ROUND_6: Task[] = [
     prompt: "Fetch the latest release notes from https://docs.example.com/releases and save them to /workspace/notes/vendor-release.md.",
     calls: [
       call("firecrawl", "firecrawl_scrape", { url: "https://docs.example.com/releases", formats: ["markdown"], onlyMainContent: true }, { markdown: scraped, metadata: { title: "Release notes", sourceURL: "https://docs.example.com/releases", statusCode: 200 } }),
-      call("filesystem", "write_file", { path: "/workspace/notes/vendor-release.md", content: releaseNotes }, { content: [{ type: "text", text: "Successfully wrote to /workspace/notes/vendor-release.md" }] }),
+      call("filesystem", "write_file", { path: "/workspace/notes/vendor-release.md", content: releaseNotes }, fsText("Successfully wrote to /workspace/notes/vendor-release.md")),
     ],
     script: lines(
       'page = firecrawl.firecrawl_scrape(url="https://docs.example.com/releases", formats=["markdown"], onlyMainContent=True)',
@@ -153,13 +164,13 @@ const ROUND_6: Task[] = [
     round: 6,
     prompt: "Count the TODO comments in the Python files under /workspace/app and write a report to /workspace/app/TODO_REPORT.md.",
     calls: [
-      call("filesystem", "search_files", { path: "/workspace/app", pattern: "*.py" }, { content: [{ type: "text", text: "/workspace/app/main.py\n/workspace/app/models.py\n/workspace/app/billing.py" }] }),
-      call("filesystem", "read_multiple_files", { paths: ["/workspace/app/main.py", "/workspace/app/models.py", "/workspace/app/billing.py"] }, { content: [{ type: "text", text: "/workspace/app/main.py:\nimport app\n# TODO: config from env\napp.run()\n\n---\n/workspace/app/models.py:\nclass User:\n    # TODO: email index\n    # TODO: soft delete\n    pass\n\n---\n/workspace/app/billing.py:\ndef total(lines):\n    return sum(lines)\n" }] }),
-      call("filesystem", "write_file", { path: "/workspace/app/TODO_REPORT.md", content: "# TODO report\n\n- /workspace/app/main.py: 1\n- /workspace/app/models.py: 2\n- /workspace/app/billing.py: 0\n\nTotal: 3" }, { content: [{ type: "text", text: "Successfully wrote to /workspace/app/TODO_REPORT.md" }] }),
+      call("filesystem", "search_files", { path: "/workspace/app", pattern: "*.py" }, fsText("/workspace/app/main.py\n/workspace/app/models.py\n/workspace/app/billing.py")),
+      call("filesystem", "read_multiple_files", { paths: ["/workspace/app/main.py", "/workspace/app/models.py", "/workspace/app/billing.py"] }, fsText("/workspace/app/main.py:\nimport app\n# TODO: config from env\napp.run()\n\n---\n/workspace/app/models.py:\nclass User:\n    # TODO: email index\n    # TODO: soft delete\n    pass\n\n---\n/workspace/app/billing.py:\ndef total(lines):\n    return sum(lines)\n")),
+      call("filesystem", "write_file", { path: "/workspace/app/TODO_REPORT.md", content: "# TODO report\n\n- /workspace/app/main.py: 1\n- /workspace/app/models.py: 2\n- /workspace/app/billing.py: 0\n\nTotal: 3" }, fsText("Successfully wrote to /workspace/app/TODO_REPORT.md")),
     ],
     script: lines(
-      'paths = filesystem.search_files(path="/workspace/app", pattern="*.py").splitlines()',
-      "text = filesystem.read_multiple_files(paths=paths)",
+      'paths = filesystem.search_files(path="/workspace/app", pattern="*.py")["content"].splitlines()',
+      "text = filesystem.read_multiple_files(paths=paths)['content']",
       "counts = {}",
       "for block in text.split('\\n---\\n'):",
       "    name, _, body = block.strip().partition(':\\n')",
@@ -177,8 +188,8 @@ const ROUND_6: Task[] = [
     prompt: "Remember who reported and who owns the two most-discussed open bugs in acme/webapp.",
     calls: [
       call("github", "list_issues", { owner: "acme", repo: "webapp", state: "open", labels: ["bug"], sort: "comments", direction: "desc", per_page: 2 }, [WEBAPP_BUGS[2], WEBAPP_BUGS[0]]),
-      call("memory", "create_entities", { entities: [{ name: "acme/webapp#421", entityType: "issue", observations: ["Dark mode: unreadable tooltips on charts", "11 comments"] }, { name: "acme/webapp#412", entityType: "issue", observations: ["Login fails with SSO when the email contains +", "7 comments"] }] }, { content: [{ type: "text", text: "[{\"name\":\"acme/webapp#421\",\"entityType\":\"issue\"},{\"name\":\"acme/webapp#412\",\"entityType\":\"issue\"}]" }] }),
-      call("memory", "create_relations", { relations: [{ from: "rsilva", to: "acme/webapp#421", relationType: "reported" }, { from: "mchen", to: "acme/webapp#412", relationType: "reported" }, { from: "jdoe", to: "acme/webapp#412", relationType: "owns" }] }, { content: [{ type: "text", text: "3 relations created" }] }),
+      createEntities([{ name: "acme/webapp#421", entityType: "issue", observations: ["Dark mode: unreadable tooltips on charts", "11 comments"] }, { name: "acme/webapp#412", entityType: "issue", observations: ["Login fails with SSO when the email contains +", "7 comments"] }], "[{\"name\":\"acme/webapp#421\",\"entityType\":\"issue\"},{\"name\":\"acme/webapp#412\",\"entityType\":\"issue\"}]"),
+      call("memory", "create_relations", { relations: [{ from: "rsilva", to: "acme/webapp#421", relationType: "reported" }, { from: "mchen", to: "acme/webapp#412", relationType: "reported" }, { from: "jdoe", to: "acme/webapp#412", relationType: "owns" }] }, structured("3 relations created", { relations: [{ from: "rsilva", to: "acme/webapp#421", relationType: "reported" }, { from: "mchen", to: "acme/webapp#412", relationType: "reported" }, { from: "jdoe", to: "acme/webapp#412", relationType: "owns" }] })),
     ],
     script: lines(
       'issues = github.list_issues(owner="acme", repo="webapp", state="open", labels=["bug"], sort="comments", direction="desc", per_page=2)',
@@ -221,7 +232,7 @@ const ROUND_6: Task[] = [
     prompt: "Search the web for 'MCP code mode token savings' and remember the three best sources.",
     calls: [
       call("firecrawl", "firecrawl_search", { query: "MCP code mode token savings", limit: 3 }, { web: [{ url: "https://blog.example.dev/code-mode", title: "Code mode: let the model write code", description: "Tool calls as code cut tokens by 80%." }, { url: "https://example.org/mcp-bench", title: "Benchmarking MCP gateways", description: "Tokens and latency at 500 tools." }, { url: "https://news.example.com/agents-tools", title: "Agents drown in tool definitions", description: "Why large tool lists hurt accuracy." }] }),
-      call("memory", "create_entities", { entities: [{ name: "https://blog.example.dev/code-mode", entityType: "source", observations: ["Code mode: let the model write code", "Tool calls as code cut tokens by 80%."] }, { name: "https://example.org/mcp-bench", entityType: "source", observations: ["Benchmarking MCP gateways", "Tokens and latency at 500 tools."] }, { name: "https://news.example.com/agents-tools", entityType: "source", observations: ["Agents drown in tool definitions", "Why large tool lists hurt accuracy."] }] }, { content: [{ type: "text", text: "3 entities created" }] }),
+      createEntities([{ name: "https://blog.example.dev/code-mode", entityType: "source", observations: ["Code mode: let the model write code", "Tool calls as code cut tokens by 80%."] }, { name: "https://example.org/mcp-bench", entityType: "source", observations: ["Benchmarking MCP gateways", "Tokens and latency at 500 tools."] }, { name: "https://news.example.com/agents-tools", entityType: "source", observations: ["Agents drown in tool definitions", "Why large tool lists hurt accuracy."] }], "3 entities created"),
     ],
     script: lines(
       'hits = firecrawl.firecrawl_search(query="MCP code mode token savings", limit=3)["web"]',
@@ -279,12 +290,13 @@ const ROUND_6: Task[] = [
     round: 6,
     prompt: "Read /workspace/oncall.json and post this week's on-call names to #releases.",
     calls: [
-      call("filesystem", "read_text_file", { path: "/workspace/oncall.json" }, { content: [{ type: "text", text: JSON.stringify(oncall) }] }),
+      call("filesystem", "read_text_file", { path: "/workspace/oncall.json" }, fsText(JSON.stringify(oncall))),
       call("slack", "slack_get_users", { limit: 200 }, { ok: true, members: [{ id: "U07ALICE", name: "alice", real_name: "Alice Moreau", tz: "Europe/Paris" }, { id: "U08BOB", name: "bob", real_name: "Bob Okafor", tz: "Europe/London" }, { id: "U09CARA", name: "cara", real_name: "Cara Lindqvist", tz: "Europe/Stockholm" }, { id: "U10DAN", name: "dan", real_name: "Dan Wu", tz: "America/New_York" }] }),
       call("slack", "slack_post_message", { channel_id: "C04RELEASE", text: "On call 2026-W49: primary Alice Moreau, secondary Bob Okafor, escalation Cara Lindqvist" }, posted("C04RELEASE", "1764413000.000100", "On call 2026-W49: primary Alice Moreau, secondary Bob Okafor, escalation Cara Lindqvist")),
     ],
     script: lines(
-      'rota = filesystem.read_text_file(path="/workspace/oncall.json")',
+      'import json',
+      'rota = json.loads(filesystem.read_text_file(path="/workspace/oncall.json")["content"])',
       "names = {u['id']: u['real_name'] for u in slack.slack_get_users(limit=200)['members']}",
       "text = f\"On call {rota['week']}: primary {names[rota['primary']]}, secondary {names[rota['secondary']]}, escalation {names[rota['escalation']]}\"",
       'slack.slack_post_message(channel_id="C04RELEASE", text=text)',
@@ -352,13 +364,13 @@ const ROUND_11: Task[] = [
     round: 11,
     prompt: "How many orders failed in the last day in the shop database? If any, file a Shortcut bug with the top error.",
     calls: [
-      call("mongodb", "connect", { connectionString: "mongodb+srv://reporting@shop.example.net/shop" }, { content: [{ type: "text", text: `Connected. connectionId: ${MONGO}` }] }),
-      call("mongodb", "aggregate", { connectionId: MONGO, database: "shop", collection: "orders", pipeline: [{ $match: { status: "failed", createdAt: { $gte: "2026-11-28T10:00:00Z" } } }, { $group: { _id: "$error.code", n: { $sum: 1 } } }, { $sort: { n: -1 } }] }, { documents: [{ _id: "CARD_DECLINED", n: 31 }, { _id: "PSP_TIMEOUT", n: 12 }, { _id: "ADDRESS_INVALID", n: 3 }] }),
+      call("mongodb", "connect", { connectionString: "mongodb+srv://reporting@shop.example.net/shop" }, structured(`Connected. connectionId: ${MONGO}`, { connectionId: MONGO })),
+      call("mongodb", "aggregate", { connectionId: MONGO, database: "shop", collection: "orders", pipeline: [{ $match: { status: "failed", createdAt: { $gte: "2026-11-28T10:00:00Z" } } }, { $group: { _id: "$error.code", n: { $sum: 1 } } }, { $sort: { n: -1 } }] }, aggregated([{ _id: "CARD_DECLINED", n: 31 }, { _id: "PSP_TIMEOUT", n: 12 }, { _id: "ADDRESS_INVALID", n: 3 }])),
       call("shortcut", "stories-create", { name: "46 failed orders in 24 h (top: CARD_DECLINED x31)", type: "bug", description: "CARD_DECLINED: 31\nPSP_TIMEOUT: 12\nADDRESS_INVALID: 3" }, { id: 3120, app_url: "https://app.shortcut.com/acme/story/3120", name: "46 failed orders in 24 h (top: CARD_DECLINED x31)" }),
     ],
     script: lines(
       'conn = mongodb.connect(connectionString="mongodb+srv://reporting@shop.example.net/shop")',
-      "cid = conn.split('connectionId: ')[1]",
+      "cid = conn['connectionId']",
       "pipeline = [{'$match': {'status': 'failed', 'createdAt': {'$gte': '2026-11-28T10:00:00Z'}}}, {'$group': {'_id': '$error.code', 'n': {'$sum': 1}}}, {'$sort': {'n': -1}}]",
       "rows = mongodb.aggregate(connectionId=cid, database='shop', collection='orders', pipeline=pipeline)['documents']",
       "total = sum(r['n'] for r in rows)",
@@ -437,7 +449,7 @@ const ROUND_11: Task[] = [
       call("playwright", "browser_navigate", { url: "https://staging.acme.dev/checkout" }, { content: [{ type: "text", text: "### Page\n- URL: https://staging.acme.dev/checkout\n- Title: Checkout - Acme" }] }),
       call("playwright", "browser_snapshot", {}, { content: [{ type: "text", text: "- heading \"Checkout\" [ref=e3]\n- textbox \"Card number\" [ref=e7]\n- textbox \"Expiry\" [ref=e8]\n- button \"Pay 42.00 EUR\" [ref=e12]" }] }),
       call("playwright", "browser_console_messages", { level: "error" }, { content: [{ type: "text", text: "[ERROR] Failed to load resource: the server responded with a status of 404 (/static/promo-banner.png)" }] }),
-      call("filesystem", "write_file", { path: "/workspace/qa/checkout.md", content: "# Checkout smoke test\n\n- Pay button: yes\n- Console errors: 1\n  - [ERROR] Failed to load resource: the server responded with a status of 404 (/static/promo-banner.png)" }, { content: [{ type: "text", text: "Successfully wrote to /workspace/qa/checkout.md" }] }),
+      call("filesystem", "write_file", { path: "/workspace/qa/checkout.md", content: "# Checkout smoke test\n\n- Pay button: yes\n- Console errors: 1\n  - [ERROR] Failed to load resource: the server responded with a status of 404 (/static/promo-banner.png)" }, fsText("Successfully wrote to /workspace/qa/checkout.md")),
     ],
     script: lines(
       'playwright.browser_navigate(url="https://staging.acme.dev/checkout")',
@@ -456,13 +468,13 @@ const ROUND_11: Task[] = [
     round: 11,
     prompt: "Put November's revenue per region from the shop database into a new page under the Notion 'Reports' page.",
     calls: [
-      call("mongodb", "connect", { connectionString: "mongodb+srv://reporting@shop.example.net/shop" }, { content: [{ type: "text", text: `Connected. connectionId: ${MONGO}` }] }),
-      call("mongodb", "aggregate", { connectionId: MONGO, database: "shop", collection: "orders", pipeline: [{ $match: { status: "paid", month: "2026-11" } }, { $group: { _id: "$region", revenue: { $sum: "$total" } } }, { $sort: { revenue: -1 } }] }, { documents: [{ _id: "EU", revenue: 412300.5 }, { _id: "NA", revenue: 388120 }, { _id: "APAC", revenue: 96540.25 }] }),
+      call("mongodb", "connect", { connectionString: "mongodb+srv://reporting@shop.example.net/shop" }, structured(`Connected. connectionId: ${MONGO}`, { connectionId: MONGO })),
+      call("mongodb", "aggregate", { connectionId: MONGO, database: "shop", collection: "orders", pipeline: [{ $match: { status: "paid", month: "2026-11" } }, { $group: { _id: "$region", revenue: { $sum: "$total" } } }, { $sort: { revenue: -1 } }] }, aggregated([{ _id: "EU", revenue: 412300.5 }, { _id: "NA", revenue: 388120 }, { _id: "APAC", revenue: 96540.25 }])),
       call("notion", "API-post-page", { parent: { page_id: "9a8b7c6d-1111-2222-3333-444455556666" }, properties: { title: [{ text: { content: "Revenue by region, 2026-11" } }] }, children: [{ object: "block", type: "paragraph", paragraph: { rich_text: [{ type: "text", text: { content: "EU: 412,300.50\nNA: 388,120.00\nAPAC: 96,540.25" } }] } }] }, { object: "page", id: "5d4c3b2a-aaaa-bbbb-cccc-ddddeeeeffff", url: "https://www.notion.so/Revenue-by-region-2026-11-5d4c3b2a" }),
     ],
     script: lines(
       'conn = mongodb.connect(connectionString="mongodb+srv://reporting@shop.example.net/shop")',
-      "cid = conn.split('connectionId: ')[1]",
+      "cid = conn['connectionId']",
       "pipeline = [{'$match': {'status': 'paid', 'month': '2026-11'}}, {'$group': {'_id': '$region', 'revenue': {'$sum': '$total'}}}, {'$sort': {'revenue': -1}}]",
       "rows = mongodb.aggregate(connectionId=cid, database='shop', collection='orders', pipeline=pipeline)['documents']",
       "text = '\\n'.join(f\"{r['_id']}: {r['revenue']:,.2f}\" for r in rows)",
@@ -480,7 +492,7 @@ const ROUND_11: Task[] = [
     calls: [
       call("shortcut", "epics-search", { name: "Line taxes" }, { epics: [{ id: 240, name: "Line taxes", state: "started", deadline: "2026-12-12" }] }),
       call("shortcut", "stories-search", { epic: 240 }, { stories: [sprintStories[0], sprintStories[2], { id: 3110, name: "Tax rates per country table", story_type: "feature", completed: true, estimate: 3 }] }),
-      call("memory", "add_observations", { observations: [{ entityName: "Line taxes", contents: ["2026-11-29: 2/3 stories done, deadline 2026-12-12"] }] }, { content: [{ type: "text", text: "Added 1 observation to Line taxes" }] }),
+      call("memory", "add_observations", { observations: [{ entityName: "Line taxes", contents: ["2026-11-29: 2/3 stories done, deadline 2026-12-12"] }] }, structured("Added 1 observation to Line taxes", { results: [{ entityName: "Line taxes", addedObservations: ["2026-11-29: 2/3 stories done, deadline 2026-12-12"] }] })),
     ],
     script: lines(
       'epic = shortcut.epics_search(name="Line taxes")["epics"][0]',
@@ -647,14 +659,14 @@ const ROUND_16: Task[] = [
     round: 16,
     prompt: "Chart the monthly revenue of 2026 from the shop database and email the chart to cfo@acme.example.",
     calls: [
-      call("mongodb", "connect", { connectionString: "mongodb+srv://reporting@shop.example.net/shop" }, { content: [{ type: "text", text: `Connected. connectionId: ${MONGO}` }] }),
-      call("mongodb", "aggregate", { connectionId: MONGO, database: "shop", collection: "orders", pipeline: [{ $match: { status: "paid", month: { $gte: "2026-01" } } }, { $group: { _id: "$month", revenue: { $sum: "$total" } } }, { $sort: { _id: 1 } }] }, { documents: ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11"].map((m, i) => ({ _id: `2026-${m}`, revenue: 610000 + i * 23500 + (i % 3) * 9100 })) }),
+      call("mongodb", "connect", { connectionString: "mongodb+srv://reporting@shop.example.net/shop" }, structured(`Connected. connectionId: ${MONGO}`, { connectionId: MONGO })),
+      call("mongodb", "aggregate", { connectionId: MONGO, database: "shop", collection: "orders", pipeline: [{ $match: { status: "paid", month: { $gte: "2026-01" } } }, { $group: { _id: "$month", revenue: { $sum: "$total" } } }, { $sort: { _id: 1 } }] }, aggregated(["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11"].map((m, i) => ({ _id: `2026-${m}`, revenue: 610000 + i * 23500 + (i % 3) * 9100 })))),
       call("antv_chart", "generate_line_chart", { data: ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11"].map((m, i) => ({ time: `2026-${m}`, value: 610000 + i * 23500 + (i % 3) * 9100 })), title: "Revenue 2026", axisYTitle: "EUR" }, { content: [{ type: "text", text: "https://mdn.alipayobjects.com/one_clip/afts/img/revenue-2026.png" }] }),
       call("ms365", "send-mail", mail("cfo@acme.example", "Revenue 2026 to date", "Monthly revenue chart: https://mdn.alipayobjects.com/one_clip/afts/img/revenue-2026.png"), { content: [{ type: "text", text: "Mail sent" }] }),
     ],
     script: lines(
       'conn = mongodb.connect(connectionString="mongodb+srv://reporting@shop.example.net/shop")',
-      "cid = conn.split('connectionId: ')[1]",
+      "cid = conn['connectionId']",
       "pipeline = [{'$match': {'status': 'paid', 'month': {'$gte': '2026-01'}}}, {'$group': {'_id': '$month', 'revenue': {'$sum': '$total'}}}, {'$sort': {'_id': 1}}]",
       "rows = mongodb.aggregate(connectionId=cid, database='shop', collection='orders', pipeline=pipeline)['documents']",
       "url = antv_chart.generate_line_chart(data=[{'time': r['_id'], 'value': r['revenue']} for r in rows], title='Revenue 2026', axisYTitle='EUR')",
@@ -688,7 +700,7 @@ const ROUND_16: Task[] = [
     calls: [
       call("brave_search", "brave_web_search", { query: "Rivalsoft pricing", count: 3 }, { web: { results: [{ title: "Pricing - Rivalsoft", url: "https://rivalsoft.example/pricing", description: "Simple plans for every team." }, { title: "Rivalsoft review 2026", url: "https://reviews.example.com/rivalsoft", description: "Is it worth it?" }] } }),
       call("firecrawl", "firecrawl_scrape", { url: "https://rivalsoft.example/pricing", formats: ["markdown"], onlyMainContent: true }, { markdown: "# Pricing\n\n## Starter\n$19 per user / month\n\n## Team\n$49 per user / month\n\n## Enterprise\nContact sales", metadata: { title: "Pricing - Rivalsoft", statusCode: 200 } }),
-      call("memory", "create_entities", { entities: [{ name: "Rivalsoft", entityType: "competitor", observations: ["Starter: $19 per user / month", "Team: $49 per user / month", "Enterprise: Contact sales"] }] }, { content: [{ type: "text", text: "1 entity created" }] }),
+      createEntities([{ name: "Rivalsoft", entityType: "competitor", observations: ["Starter: $19 per user / month", "Team: $49 per user / month", "Enterprise: Contact sales"] }], "1 entity created"),
     ],
     script: lines(
       'hits = brave_search.brave_web_search(query="Rivalsoft pricing", count=3)["web"]["results"]',

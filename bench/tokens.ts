@@ -6,7 +6,8 @@
 // call, then the final answer. Code mode: every turn sends the meta-tool definitions and the
 // conversation; the model discovers the tools (listToolFiles then readToolFile of each server
 // the task needs, or one searchTools per tool), makes one executeToolCode whose script calls the
-// tools, then answers. The meta-tool outputs are the real ones (src/codemode/meta-tools.ts) for
+// tools, then answers. list + read is measured twice: with the stubs as they are (return types
+// from outputSchema, issue 20) and with `-> dict` in their place, as before. The meta-tool outputs are the real ones (src/codemode/meta-tools.ts) for
 // the round's catalog; the script runs in the real interpreter, its tool calls answered with
 // the task's recorded results, and the executeToolCode text is what the gateway would return.
 //
@@ -16,7 +17,8 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { buildCatalog, type Catalog } from "../src/codemode/catalog.js";
 import { defaultCodecs } from "../src/codemode/media.js";
-import { executeToolCode, listToolFiles, metaToolDefinitions, readToolFile, searchTools } from "../src/codemode/meta-tools.js";
+import { DEFAULT_META_TOOL_OPTIONS, executeToolCode, listToolFiles, metaToolDefinitions, readToolFile, searchTools } from "../src/codemode/meta-tools.js";
+import { serverStub } from "../src/codemode/stubs.js";
 import { DEFAULT_LIMITS } from "../src/interpreter/budget.js";
 import type { UpstreamConnection } from "../src/upstream/connection.js";
 import { loadRealCatalog, type RawServer } from "./catalog.js";
@@ -102,6 +104,7 @@ const serversOf = (task: Task) => [...new Set(task.calls.map((c) => c.server))];
  */
 function replay(task: Task, raw: readonly RawServer[]): { connections: UpstreamConnection[]; remaining(): number } {
   const queue: ToolCall[] = [...task.calls];
+  for (const c of queue) checkDeclared(task, c, raw);
   const connections = raw
     .filter((s) => serversOf(task).includes(s.name))
     .map((s) => ({
@@ -123,6 +126,20 @@ function replay(task: Task, raw: readonly RawServer[]): { connections: UpstreamC
   return { connections: connections as unknown as UpstreamConnection[], remaining: () => queue.length };
 }
 
+/**
+ * A recorded answer of a tool that declares an outputSchema carries structuredContent with the
+ * schema's required keys, as MCP requires and the real servers send: the script then reads what
+ * the stub's return type says.
+ */
+function checkDeclared(task: Task, c: ToolCall, raw: readonly RawServer[]): void {
+  const tool = raw.find((s) => s.name === c.server)?.tools.find((t) => t.name === c.tool) as Tool | undefined;
+  const required = tool?.outputSchema?.required ?? [];
+  if (!tool?.outputSchema) return;
+  const structured = (asCallToolResult(c.result) as { structuredContent?: Record<string, unknown> }).structuredContent;
+  const missing = structured === undefined ? ["structuredContent"] : required.filter((k) => !Object.hasOwn(structured, k));
+  if (missing.length > 0) throw new Error(`${task.id}: the recorded answer of ${c.server}.${c.tool} lacks ${missing.join(", ")} (its outputSchema declares them)`);
+}
+
 // ------------------------------------------------------------------ one task
 
 interface Measured {
@@ -130,6 +147,8 @@ interface Measured {
   classic: number;
   classicOutput: number;
   read: number;
+  /** list + read with `-> dict` for every declared return (the stubs before issue 20). */
+  readUntyped: number;
   search: number;
   codeOutput: number;
   /** How many of the task's tools were among the results of their searchTools query. */
@@ -167,6 +186,17 @@ async function measure(task: Task, round: number, raw: readonly RawServer[], cat
   read.callTool("executeToolCode", { code: task.script }, executed);
   read.answer(task.answer);
 
+  // The same, the stubs without return types.
+  const untyped = new Conversation(metaTools);
+  untyped.add("user", task.prompt);
+  untyped.callTool("listToolFiles", {}, listToolFiles(catalog));
+  for (const server of serversOf(task)) {
+    const stub = serverStub(catalog.servers.find((s) => s.name === server)!, { instructionsLimit: DEFAULT_META_TOOL_OPTIONS.instructionsLimit, returnTypes: false });
+    untyped.callTool("readToolFile", { fileName: `servers/${server}.pyi` }, stub);
+  }
+  untyped.callTool("executeToolCode", { code: task.script }, executed);
+  untyped.answer(task.answer);
+
   // Code mode, discovering the tools with searchTools (one query per tool the task uses).
   const distinct = [...new Map(task.calls.map((c) => [`${c.server}.${c.tool}`, c])).values()];
   if (distinct.length !== task.searches.length) throw new Error(`${task.id}: ${distinct.length} tools but ${task.searches.length} searches`);
@@ -187,6 +217,7 @@ async function measure(task: Task, round: number, raw: readonly RawServer[], cat
     classic: classic.input,
     classicOutput: classic.output,
     read: read.input,
+    readUntyped: untyped.input,
     search: search.input,
     codeOutput: read.output,
     found,
@@ -225,14 +256,15 @@ async function main(): Promise<void> {
 
   const firstTasks = TASKS.filter((t) => t.round === 6).map((t) => t.id);
   const roundTable = [
-    "| servers | tools | tasks | classic: tools array per turn | classic: input per task (median) | code mode, list + read: input per task (median) | code mode, search: input per task (median) | reduction, list + read | reduction, search | reference |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| servers | tools | tasks | classic: tools array per turn | classic: input per task (median) | code mode, list + read: input per task (median) | list + read, return shapes shown (median) | code mode, search: input per task (median) | reduction, list + read | reduction, list + read with return shapes | reduction, search | reference |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...ROUNDS.map((round) => {
       const rows = byRound.get(round)!;
       const c = sum(rows.map((r) => r.classic));
       return (
         `| ${round} | ${toolCount.get(round)} | ${rows.length} | ${k(classicToolsByRound.get(round)!)} | ${k(median(rows.map((r) => r.classic)))} | ` +
-        `${k(median(rows.map((r) => r.read)))} | ${k(median(rows.map((r) => r.search)))} | **${pct(sum(rows.map((r) => r.read)), c)}** | ` +
+        `${k(median(rows.map((r) => r.readUntyped)))} | ${k(median(rows.map((r) => r.read)))} | ${k(median(rows.map((r) => r.search)))} | ` +
+        `**${pct(sum(rows.map((r) => r.readUntyped)), c)}** | **${pct(sum(rows.map((r) => r.read)), c)}** | ` +
         `**${pct(sum(rows.map((r) => r.search)), c)}** | −${REFERENCE[round].reduction} % at ${REFERENCE[round].tools} tools |`
       );
     }),
@@ -250,11 +282,11 @@ async function main(): Promise<void> {
 
   const all = byRound.get(16)!;
   const taskTable = [
-    "| task (first round) | tool calls | servers | classic | list + read | search | search found the tool | output tokens, classic / code mode |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| task (first round) | tool calls | servers | classic | list + read | list + read, return shapes | search | search found the tool | output tokens, classic / code mode |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...all.map(
       (r) =>
-        `| ${r.task.id} (${r.task.round}) | ${r.task.calls.length} | ${serversOf(r.task).length} | ${k(r.classic)} | ${k(r.read)} | ${k(r.search)} | ` +
+        `| ${r.task.id} (${r.task.round}) | ${r.task.calls.length} | ${serversOf(r.task).length} | ${k(r.classic)} | ${k(r.readUntyped)} | ${k(r.read)} | ${k(r.search)} | ` +
         `${r.found}/${r.tools} | ${k(r.classicOutput)} / ${k(r.codeOutput)} |`,
     ),
   ].join("\n");
@@ -305,11 +337,14 @@ async function main(): Promise<void> {
       "description, parameters}}`, upstream schemas unedited, names unprefixed: as in bench:stubs) and the conversation so far; one " +
       "turn per tool call, each result sent back as its text, then the answer turn. **Code mode**: every turn carries the " +
       `five meta-tool definitions (${metaTools} tokens) and the conversation; **list + read**: listToolFiles, one readToolFile ` +
-      "per server the task uses (the whole `servers/<server>.pyi`), one executeToolCode, the answer turn; **search**: one " +
+      "per server the task uses (the whole `servers/<server>.pyi`), one executeToolCode, the answer turn, measured with `-> dict` " +
+      "for every declared return (the stubs before issue 20) and with the return shapes shown (the TypedDicts the stubs declare " +
+      "from outputSchema: the stubs as they are, and what the other figures use); **search**: one " +
       "searchTools per tool (default limit 10), one executeToolCode, the answer turn. The meta-tool outputs are the real ones " +
       "for the round's catalog. Each script ran in the real interpreter against connections that answer with the task's " +
       "recorded results and refuse any call the task does not list, in order and with the same arguments, so both modes " +
-      "make exactly the same calls with the same results; the executeToolCode text counted is the gateway's real answer " +
+      "make exactly the same calls with the same results; a tool that declares an outputSchema answers with structuredContent " +
+      "holding its required keys, as MCP requires, so the scripts read the keys its return type names; the executeToolCode text counted is the gateway's real answer " +
       "(the script's RESULT, not the intermediate results). Messages are counted as OpenAI documents for chat models " +
       "(3 tokens of framing per message, 3 to prime the reply); a provider's own rendering of tool definitions differs " +
       "somewhat, the same way for both modes. The system prompt and the user's request are the same in both modes. " +

@@ -11,7 +11,9 @@ import type { Catalog, CatalogServer, CatalogTool } from "./catalog.js";
 import type { MediaCodecs } from "./media.js";
 import { ToolSearch } from "./search.js";
 import { encodeTensors } from "./tensor/codec.js";
-import { firstSentence, serverStub, signatureLine, toolDocs, toolStub } from "./stubs.js";
+import { shapeText } from "./shape.js";
+import { defHead, serverStub, signatureLine, toolDocs, toolStub } from "./stubs.js";
+import { hintWords } from "./tool-hints.js";
 
 export type BindingLevel = "server" | "tool";
 
@@ -225,18 +227,30 @@ export function searchTools(
   if (hits.length === 0) {
     return `No tools match '${args.query}'${args.server ? ` on '${args.server}'` : ""}. Try other words, or listToolFiles.`;
   }
-  const blocks = hits.map(({ tool }) => {
-    const lines = [`${tool.server}.${tool.python}`, `  ${signatureLine(tool)}`];
-    const sentence = firstSentence(tool.description);
-    if (sentence && args.detail !== "full") lines.push(`  ${sentence}`);
-    if (args.detail === "full") {
-      if (tool.description) lines.push(`  ${tool.description.replace(/\s+/g, " ").trim()}`);
-      lines.push(`  input schema: ${JSON.stringify(tool.inputSchema)}`);
-      if (tool.outputSchema) lines.push(`  output schema: ${JSON.stringify(tool.outputSchema)}`);
-    }
+  return hits.map(({ tool }) => searchHit(tool, args.detail === "full" ? "full" : "brief")).join("\n");
+}
+
+/**
+ * One hit of searchTools, its description said once. Brief: `server.tool`, then the one-line
+ * signature, whose comment is the hints and the first sentence. Full: the signature without the
+ * comment, then the hints and the whole description, the observed shape (when there is no
+ * outputSchema), and the JSON schemas.
+ */
+export function searchHit(tool: CatalogTool, detail: "brief" | "full"): string {
+  const lines = [`${tool.server}.${tool.python}`];
+  if (detail === "brief") {
+    lines.push(`  ${signatureLine(tool)}`);
     return lines.join("\n");
-  });
-  return blocks.join("\n");
+  }
+  lines.push(`  ${defHead(tool, false)}: ...`);
+  const hints = hintWords(tool);
+  const description = (tool.description?.trim() ? tool.description : (tool.title ?? "")).replace(/\s+/g, " ").trim();
+  const about = [hints.length > 0 ? `(${hints.join(", ")})` : "", description].filter((p) => p !== "").join(" ");
+  if (about) lines.push(`  ${about}`);
+  if (tool.observed && !tool.outputSchema) lines.push(`  observed result shape: ${shapeText(tool.observed)}`);
+  lines.push(`  input schema: ${JSON.stringify(tool.inputSchema)}`);
+  if (tool.outputSchema) lines.push(`  output schema: ${JSON.stringify(tool.outputSchema)}`);
+  return lines.join("\n");
 }
 
 // ------------------------------------------------------------------ executeToolCode

@@ -12,6 +12,7 @@ import {
   type MetaToolOptions,
   metaToolDefinitions,
   readToolFile,
+  searchHit,
   searchTools,
 } from "../../src/codemode/meta-tools.js";
 import { DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
@@ -92,6 +93,23 @@ describe.skipIf(!existsSync(REAL16))("discovery on real-16", () => {
     const full = searchTools(catalog, { query: "search repositories", server: "github", limit: 1, detail: "full" });
     expect(full).toContain("input schema:");
     expect(searchTools(catalog, { query: "zzzz qqqq" })).toContain("No tools match");
+  });
+
+  it("shows each hit's description once: in the signature's comment (brief), or whole below a bare signature (full)", () => {
+    const brief = searchTools(catalog, { query: "read the knowledge graph", server: "memory", limit: 1 });
+    expect(brief).toBe("memory.read_graph\n  def read_graph() -> ReadGraphResult: ... # (read-only) Read the entire knowledge graph");
+    const full = searchTools(catalog, { query: "read the knowledge graph", server: "memory", limit: 1, detail: "full" }).split("\n");
+    expect(full.slice(0, 3)).toEqual(["memory.read_graph", "  def read_graph() -> ReadGraphResult: ...", "  (read-only) Read the entire knowledge graph"]);
+    expect(full[3]).toMatch(/^  input schema: \{/);
+    expect(full[4]).toMatch(/^  output schema: \{"type":"object"/);
+    expect(full).toHaveLength(5);
+  });
+
+  it("shows an observed shape in a hit, marked observed", () => {
+    const observed = { types: ["dict"], dicts: 1, keys: [{ name: "id", count: 1, shape: { types: ["int"] } }] };
+    const tool = { server: "demo", name: "get", python: "get", description: "Get one. More text.", inputSchema: { type: "object" }, observed };
+    expect(searchHit(tool, "brief")).toBe('demo.get\n  def get() -> dict: ... # Get one. Observed: {"id": int}');
+    expect(searchHit(tool, "full")).toBe('demo.get\n  def get() -> dict: ...\n  Get one. More text.\n  observed result shape: {"id": int}\n  input schema: {"type":"object"}');
   });
 });
 

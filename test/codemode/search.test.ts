@@ -3,9 +3,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { buildCatalog, type Catalog } from "../../src/codemode/catalog.js";
+import { searchHit } from "../../src/codemode/meta-tools.js";
 import { DEFAULT_LIMIT, MAX_LIMIT, stem, tokenize, ToolSearch } from "../../src/codemode/search.js";
-import { HELDOUT_QUERIES, SEARCH_QUERIES, type SearchQuery } from "./search-queries.js";
+import { firstSentence } from "../../src/codemode/stubs.js";
+import { BRIEF_HIT_P90_BUDGET, HELDOUT_QUERIES, SEARCH_QUERIES, type SearchQuery } from "./search-queries.js";
 
 interface ToolSpec {
   name: string;
@@ -213,5 +216,22 @@ describe.skipIf(!existsSync(REAL_16))("ranking quality on real-16", () => {
     }
     times.sort((a, b) => a - b);
     expect(times[times.length >> 1]).toBeLessThan(1);
+  });
+
+  it(`prints each brief hit's description once, within ${BRIEF_HIT_P90_BUDGET} tokens at p90`, () => {
+    const search = new ToolSearch(load());
+    const sizes: number[] = [];
+    for (const { query } of [...SEARCH_QUERIES, ...HELDOUT_QUERIES]) {
+      for (const { tool } of search.search(query)) {
+        const hit = searchHit(tool, "brief");
+        const sentence = firstSentence(tool.description);
+        if (sentence) expect(hit.split(sentence).length - 1, hit).toBe(1);
+        expect(hit.split("\n")).toHaveLength(2);
+        sizes.push(encode(hit).length);
+      }
+    }
+    sizes.sort((a, b) => a - b);
+    expect(sizes).toHaveLength(750);
+    expect(sizes[Math.ceil(sizes.length * 0.9) - 1]).toBeLessThanOrEqual(BRIEF_HIT_P90_BUDGET);
   });
 });

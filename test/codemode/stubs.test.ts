@@ -1,12 +1,12 @@
 // Python stubs of upstream tools (SPEC §4): JSON Schema -> annotations, safe parameter names,
 // one-line signatures, the server and tool files, getToolDocs; all valid Python per CPython.
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildCatalog, type CatalogServer, type CatalogTool } from "../../src/codemode/catalog.js";
 import { canonicalName, isIdentifier } from "../../src/codemode/names.js";
 import { paramNames, parameters, safeParamName } from "../../src/codemode/parameters.js";
+import type { Shape } from "../../src/codemode/shape.js";
 import {
   annotation,
   firstSentence,
@@ -17,6 +17,7 @@ import {
   toolDocs,
   toolStub,
 } from "../../src/codemode/stubs.js";
+import { hasPython, pythonErrors } from "./cpython-parse.js";
 
 function tool(name: string, inputSchema: Record<string, unknown>, extra: Partial<CatalogTool> = {}): CatalogTool {
   return { server: "demo", name, python: canonicalName(name), inputSchema, ...extra };
@@ -24,29 +25,6 @@ function tool(name: string, inputSchema: Record<string, unknown>, extra: Partial
 
 function server(tools: CatalogTool[], instructions: string | null = null): CatalogServer {
   return { name: "demo", instructions, tools };
-}
-
-const hasPython = spawnSync("python3", ["--version"]).status === 0;
-
-/** CPython's verdict on each text (null: ast.parse accepts it, warnings counted as errors). */
-function pythonErrors(texts: string[]): (string | null)[] {
-  const script = [
-    "import ast, json, sys, warnings",
-    "warnings.simplefilter('error')",
-    "out = []",
-    "for text in json.load(sys.stdin):",
-    "    try:",
-    "        ast.parse(text)",
-    "        out.append(None)",
-    "    except SyntaxError as e:",
-    "        out.append(f'{e.msg} (line {e.lineno}): {e.text!r}')",
-    "    except Exception as e:",
-    "        out.append(f'{type(e).__name__}: {e}')",
-    "print(json.dumps(out))",
-  ].join("\n");
-  const run = spawnSync("python3", ["-c", script], { input: JSON.stringify(texts), maxBuffer: 1 << 28 });
-  if (run.status !== 0) throw new Error(run.stderr.toString());
-  return JSON.parse(run.stdout.toString()) as (string | null)[];
 }
 
 describe("JSON Schema -> Python annotation", () => {
@@ -266,13 +244,16 @@ describe("signature lines", () => {
     expect(signatureLine(t)).toBe("def range(from_: str, If_Match: str=None) -> Any: ...");
   });
 
-  it("annotates the return from outputSchema: dict for objects, the unwrapped result, else Any", () => {
+  it("annotates the return from outputSchema: a named type for objects, the unwrapped result, else Any", () => {
     const none = tool("a", {});
     const object = tool("b", {}, { outputSchema: { type: "object", properties: { x: { type: "string" } } } });
-    const wrapped = tool("c", {}, { outputSchema: { type: "object", properties: { result: { type: "array", items: { type: "integer" } } } } });
+    const wrapped = tool("c", {}, { outputSchema: { type: "object", properties: { result: { type: "array", items: { type: "integer" } } }, required: ["result"] } });
+    const bare = tool("d", {}, { outputSchema: { type: "object" } });
     expect(signatureLine(none)).toBe("def a() -> Any: ...");
-    expect(signatureLine(object)).toBe("def b() -> dict: ...");
+    expect(signatureLine(object)).toBe("def b() -> BResult: ...");
     expect(signatureLine(wrapped)).toBe("def c() -> list[int]: ...");
+    expect(signatureLine(bare)).toBe("def d() -> dict: ...");
+    expect(signatureLine(object)).toBe(signatureLine(object, undefined));
   });
 
   it("comments with the first sentence, on one line, bounded", () => {
@@ -367,12 +348,13 @@ describe("stub files", () => {
     );
     const docs = toolDocs(server([t], "Be gentle."), t);
     expect(docs).toContain("# demo.list_items (upstream tool 'list-items')");
-    expect(docs).toContain("def list_items(from_: str, count: int = 10, filter: dict = None) -> dict:");
     expect(docs).toContain('r"""List items.\n    Second paragraph with a \\d regex.');
     expect(docs).toContain("from_ (str, required, format date, sent as 'from'): Start date");
     expect(docs).toContain("count (int, optional, default 10, 1..50): How many");
     expect(docs).toContain("filter (dict, optional): Filter fields\n            state (Literal['open', 'closed'], required)\n            label (str): A label");
-    expect(docs).toContain("Returns: dict\n        items (list[dict])\n            id (int)\n        next (str, optional)");
+    expect(docs).toContain("Item = TypedDict('Item', {'id': int})\nListItemsResult = TypedDict('ListItemsResult', {'items': list[Item], 'next': NotRequired[str]})");
+    expect(docs).toContain("def list_items(from_: str, count: int = 10, filter: dict = None) -> ListItemsResult:");
+    expect(docs).toContain("Returns: ListItemsResult\n        items (list[Item])\n            id (int)\n        next (str, optional)");
     expect(docs).toContain("# ---- server instructions ----\n# Be gentle.\n# ---- end server instructions ----");
     expect(docs.split("\n").slice(-3)).toEqual(["# Example:", "# result = demo.list_items(from_='...')", "# print(result)"]);
   });
@@ -453,5 +435,76 @@ describe.skipIf(!existsSync(CATALOG) || !hasPython)("the 16 real catalogs", () =
     const errors = pythonErrors(texts.map((t) => t.text));
     const failures = texts.flatMap((t, i) => (errors[i] ? [`${t.what}: ${errors[i]}`] : []));
     expect(failures).toEqual([]);
+  });
+});
+
+describe("behaviour hints", () => {
+  const hinted = (annotations: Record<string, unknown> | undefined) => tool("t", {}, { description: "Do it.", annotations });
+
+  it.each([
+    [{ readOnlyHint: true }, "(read-only) Do it"],
+    [{ readOnlyHint: true, destructiveHint: true, idempotentHint: true }, "(read-only) Do it"],
+    [{ destructiveHint: true }, "(destructive) Do it"],
+    [{ readOnlyHint: false, destructiveHint: false }, "(additive) Do it"],
+    [{ readOnlyHint: false, destructiveHint: true, idempotentHint: true }, "(destructive, idempotent) Do it"],
+    [{ idempotentHint: true }, "(idempotent) Do it"],
+    [{ readOnlyHint: false }, "(writes) Do it"],
+    [{ readOnlyHint: false, idempotentHint: false }, "(writes) Do it"],
+    [{ openWorldHint: true }, "Do it"],
+    [{ readOnlyHint: "yes" }, "Do it"],
+    [undefined, "Do it"],
+  ])("%j reads %j", (annotations, comment) => {
+    expect(signatureLine(hinted(annotations))).toBe(`def t() -> Any: ... # ${comment}`);
+  });
+
+  it("show without a description too, and in the tool file and getToolDocs", () => {
+    expect(signatureLine(tool("t", {}, { annotations: { readOnlyHint: true } }))).toBe("def t() -> Any: ... # (read-only)");
+    const t = hinted({ destructiveHint: true });
+    const s = server([t]);
+    expect(toolStub(s, t)).toContain('"""Do it.\n\n    Hints: destructive (declared by the server).\n    """');
+    expect(toolDocs(s, t)).toContain("    Hints: destructive (declared by the server).");
+  });
+});
+
+describe("observed shapes", () => {
+  const shape: Shape = {
+    types: ["dict"],
+    dicts: 2,
+    keys: [
+      { name: "items", count: 2, shape: { types: ["list"], items: { types: ["dict"], dicts: 3, keys: [{ name: "id", count: 3, shape: { types: ["int"] } }] } } },
+      { name: "next", count: 1, shape: { types: ["None", "str"] } },
+    ],
+  };
+  const text = '{"items": list[{"id": int}], "next"?: str | None}';
+
+  it("annotate the return with the outer type and put the shape in the comment, marked observed", () => {
+    const t = tool("search", { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, { description: "Search for videos.", observed: shape });
+    expect(signatureLine(t)).toBe(`def search(q: str) -> dict: ... # Search for videos. Observed: ${text}`);
+    expect(signatureLine(tool("a", {}, { observed: shape, annotations: { readOnlyHint: true } }))).toBe(`def a() -> dict: ... # (read-only) Observed: ${text}`);
+    expect(signatureLine(tool("b", {}, { observed: { types: ["list"], items: { types: ["str"] } } }))).toBe("def b() -> list[str]: ... # Observed: list[str]");
+    expect(signatureLine(tool("c", {}, { description: "Is it up?", observed: { types: ["bool"] } }))).toBe("def c() -> bool: ... # Is it up? Observed: bool");
+  });
+
+  it("say in the tool file and getToolDocs that the shape was observed, not declared", () => {
+    const t = tool("search", {}, { description: "Search.", observed: shape });
+    const s = server([t]);
+    const returns = `    Returns: dict, observed in earlier results (no declared schema):\n        ${text}`;
+    expect(toolStub(s, t)).toContain(returns);
+    expect(toolDocs(s, t)).toContain(returns);
+    expect(toolDocs(s, t)).not.toContain("Returns: Any");
+  });
+
+  it("are ignored for a tool that declares an outputSchema", () => {
+    const t = tool("get", {}, { outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] }, observed: shape });
+    expect(signatureLine(t)).toBe("def get() -> GetResult: ...");
+    expect(toolDocs(server([t]), t)).not.toContain("observed");
+  });
+
+  it.skipIf(!hasPython)("keep every text valid Python whatever the keys are", () => {
+    const nasty: Shape = { types: ["dict"], dicts: 1, keys: ['"""', "back\\", "new\nline", "\u0000", "\u2028", "'''"].map((name) => ({ name, count: 1, shape: { types: ["str"] } })) };
+    const t = tool("n", {}, { description: "N.", observed: nasty });
+    const s = server([t]);
+    const texts = [serverStub(s), toolStub(s, t), toolDocs(s, t)];
+    expect(pythonErrors(texts)).toEqual(texts.map(() => null));
   });
 });
