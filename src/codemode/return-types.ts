@@ -296,7 +296,7 @@ export function camel(text: string): string {
 /** The singular of an English plural (`entities` -> `entity`, `indexes` -> `index`); the word itself when it is not one. */
 export function singular(word: string): string {
   if (/[^aeiou]ies$/i.test(word)) return word.slice(0, -3) + (word.endsWith("IES") ? "Y" : "y");
-  if (/(?:ss|sh|ch|x|z|us)es$/i.test(word)) return word.slice(0, -2);
+  if (/(?:ss|sh|ch|x|z|us|ias)es$/i.test(word)) return word.slice(0, -2);
   if (/[^sui]s$/i.test(word)) return word.slice(0, -1);
   return word;
 }
