@@ -169,7 +169,7 @@ function hitTable(catalog: Catalog): string {
   const { now, repeated } = hitTokens(catalog);
   const row = (label: string, v: number[]) => `| ${label} | ${median(v)} | ${p90(v)} | ${Math.max(...v)} | ${v.reduce((a, b) => a + b, 0)} |`;
   return [
-    `Brief hits: o200k tokens of each hit searchTools prints (\`server.tool\` and the signature line), over the default ` +
+    `Brief hits: o200k tokens of each hit searchTools prints (\`server.tool\`, a declared return type's one-level declaration, the signature line), over the default ` +
       `10 hits of the ${SEARCH_QUERIES.length + HELDOUT_QUERIES.length} labelled queries (${now.length} hits); ` +
       `budget ${BRIEF_HIT_P90_BUDGET} tokens at p90 (test/codemode/search.test.ts), **${p90(now) <= BRIEF_HIT_P90_BUDGET ? "met" : "missed"}**.`,
     "",

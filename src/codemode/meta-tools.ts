@@ -12,7 +12,8 @@ import type { MediaCodecs } from "./media.js";
 import { ToolSearch } from "./search.js";
 import { encodeTensors } from "./tensor/codec.js";
 import { shapeText } from "./shape.js";
-import { defHead, serverStub, signatureLine, toolDocs, toolStub } from "./stubs.js";
+import { SEARCH_RETURN_TYPES } from "./return-types.js";
+import { defHead, returnTypes, serverStub, signatureLine, toolDocs, toolStub } from "./stubs.js";
 import { hintWords } from "./tool-hints.js";
 
 export type BindingLevel = "server" | "tool";
@@ -239,7 +240,10 @@ export function searchTools(
 export function searchHit(tool: CatalogTool, detail: "brief" | "full"): string {
   const lines = [`${tool.server}.${tool.python}`];
   if (detail === "brief") {
-    lines.push(`  ${signatureLine(tool)}`);
+    // A declared return type comes with its declaration (a name alone says nothing of the keys),
+    // one level deep: nested objects read as dict, getToolDocs has the rest.
+    const types = returnTypes([tool], SEARCH_RETURN_TYPES);
+    lines.push(...types.declarations().map((d) => `  ${d}`), `  ${signatureLine(tool, types)}`);
     return lines.join("\n");
   }
   lines.push(`  ${defHead(tool, false)}: ...`);

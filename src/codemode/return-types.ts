@@ -31,6 +31,8 @@ export interface ReturnTypeOptions {
 
 /** What the server's stub uses: two levels keep the set within its token budget (bench:stubs). */
 export const COMPACT_RETURN_TYPES: ReturnTypeOptions = { compact: true, depth: 2 };
+/** What a brief search hit declares: the result's own keys, nested objects as dict. */
+export const SEARCH_RETURN_TYPES: ReturnTypeOptions = { compact: true, depth: 1 };
 /** What a tool's file and getToolDocs use. */
 export const FULL_RETURN_TYPES: ReturnTypeOptions = { compact: false, depth: 4 };
 

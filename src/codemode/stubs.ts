@@ -54,8 +54,8 @@ function instructionsBlock(server: CatalogServer, limit: number): string[] {
 // ---------------------------------------------------------------------------------------------
 // Signatures
 
-/** The return types of one file's tools, added in file order. */
-function returnTypes(tools: readonly CatalogTool[], options: ReturnTypeOptions): ReturnTypes {
+/** The return types of one file's tools, added in file order (a search hit is a file of one tool). */
+export function returnTypes(tools: readonly CatalogTool[], options: ReturnTypeOptions): ReturnTypes {
   const types = new ReturnTypes(options);
   for (const tool of tools) types.add(tool);
   return types;

@@ -97,7 +97,10 @@ describe.skipIf(!existsSync(REAL16))("discovery on real-16", () => {
 
   it("shows each hit's description once: in the signature's comment (brief), or whole below a bare signature (full)", () => {
     const brief = searchTools(catalog, { query: "read the knowledge graph", server: "memory", limit: 1 });
-    expect(brief).toBe("memory.read_graph\n  def read_graph() -> ReadGraphResult: ... # (read-only) Read the entire knowledge graph");
+    expect(brief).toBe(
+      "memory.read_graph\n  ReadGraphResult = TypedDict('ReadGraphResult', {'entities': list[dict], 'relations': list[dict]})\n" +
+        "  def read_graph() -> ReadGraphResult: ... # (read-only) Read the entire knowledge graph",
+    );
     const full = searchTools(catalog, { query: "read the knowledge graph", server: "memory", limit: 1, detail: "full" }).split("\n");
     expect(full.slice(0, 3)).toEqual(["memory.read_graph", "  def read_graph() -> ReadGraphResult: ...", "  (read-only) Read the entire knowledge graph"]);
     expect(full[3]).toMatch(/^  input schema: \{/);
