@@ -36,14 +36,23 @@ async function stop(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-async function execute(url: string, code: string): Promise<string> {
+/** A meta-tool's answer through /v1/mcp/tool/execute. */
+async function meta(url: string, name: string, args: Record<string, unknown>): Promise<string> {
   const response = await fetch(`${url}/v1/mcp/tool/execute`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ id: "c1", type: "function", function: { name: "executeToolCode", arguments: JSON.stringify({ code }) } }),
+    body: JSON.stringify({ id: "c1", type: "function", function: { name, arguments: JSON.stringify(args) } }),
   });
   expect(response.status).toBe(200);
   return ((await response.json()) as { content: string }).content;
+}
+
+const execute = (url: string, code: string) => meta(url, "executeToolCode", { code });
+
+/** The line of `tool` in a server's stub. */
+async function stubLine(url: string, server: string, tool: string): Promise<string> {
+  const stub = await meta(url, "readToolFile", { fileName: `servers/${server}.pyi` });
+  return stub.split("\n").find((line) => line.startsWith(`def ${tool}(`)) ?? `(no line for ${tool} in)\n${stub}`;
 }
 
 /** The stored shapes, as text by `server.tool`. */
@@ -80,13 +89,19 @@ describe("observed shapes in the gateway process", () => {
     expect(storedShapes(data)).toEqual({ "edge.echo": '{"id": int, "email": str}', "everything.echo": "str" });
 
     gateway = await start(config, data);
+    // Loaded from the store: the model reads the shape before any call of this process.
+    expect(await stubLine(gateway.url, "edge", "echo")).toMatch(/^def echo\(.*\) -> dict: \.\.\. # .*Observed: \{"id": int, "email": str\}$/);
+    expect(await stubLine(gateway.url, "everything", "echo")).toMatch(/ -> str: \.\.\. # .*Observed: str$/);
+    expect(await meta(gateway.url, "getToolDocs", { server: "edge", tool: "echo" })).toContain('Returns: dict, observed in earlier results (no declared schema):\n        {"id": int, "email": str}');
     expect(await execute(gateway.url, `edge.echo(text='{"id": 2}')`)).toContain("Execution completed successfully.");
+    expect(await stubLine(gateway.url, "edge", "echo")).toContain('Observed: {"id": int, "email"?: str}');
     const off = await fetch(`${gateway.url}/api/config`, {
       method: "PUT",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ client_config: { mcp_code_mode_observed_shapes: false } }),
     });
     expect(off.status).toBe(200);
+    expect(await stubLine(gateway.url, "edge", "echo")).not.toContain("Observed");
     expect(await execute(gateway.url, "everything.get_sum(a=1, b=2)")).toContain("Execution completed successfully.");
     expect(await stop(gateway.child)).toBe(0);
     // The restarted gateway merged into the shape it loaded (email became optional); with the
