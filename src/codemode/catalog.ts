@@ -28,6 +28,21 @@ export interface CatalogServer {
 
 export interface Catalog {
   servers: CatalogServer[];
+  /**
+   * The same for two catalogs of the same upstream tool objects, visible alike (buildCatalog):
+   * what a search index is cached by, since each caller's request builds a catalog of its own.
+   */
+  key?: string;
+}
+
+/** A number per upstream tool object: a tools/list_changed brings new objects, so new numbers. */
+const toolIds = new WeakMap<Tool, number>();
+let nextToolId = 0;
+
+function toolId(tool: Tool): number {
+  let id = toolIds.get(tool);
+  if (id === undefined) toolIds.set(tool, (id = nextToolId++));
+  return id;
 }
 
 /** The shape learned for a tool, if any (the gateway's book of shapes). */
@@ -42,11 +57,13 @@ export function buildCatalog(
   visible: (server: string, tool: string) => boolean = () => true,
   observed?: ObservedShapes,
 ): Catalog {
-  return {
+  const key: string[] = [];
+  const catalog: Catalog = {
     servers: [...servers]
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((s) => {
         const tools = s.tools.filter((t) => visible(s.name, t.name));
+        key.push(`${JSON.stringify(s.name)}:${tools.map(toolId).join(",")}`);
         const names = new ToolNames(tools.map((t) => t.name));
         return {
           name: s.name,
@@ -69,6 +86,8 @@ export function buildCatalog(
         };
       }),
   };
+  catalog.key = key.join(";");
+  return catalog;
 }
 
 /** The catalog of live connections (only connected servers have tools). */

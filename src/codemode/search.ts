@@ -11,6 +11,8 @@ import type { Catalog, CatalogTool } from "./catalog.js";
 export interface SearchHit {
   tool: CatalogTool;
   score: number;
+  /** The tool's place in the catalog's order (servers, then each server's tools). */
+  position: number;
 }
 
 export interface SearchOptions {
@@ -324,7 +326,7 @@ export class ToolSearch {
     }
     // Ties go to catalog order: servers by name, each server's tools in the order it lists them.
     hits.sort((a, b) => scores[b]! - scores[a]! || a - b);
-    return hits.slice(0, limit).map((doc) => ({ tool: this.tools[doc]!, score: scores[doc]! }));
+    return hits.slice(0, limit).map((doc) => ({ tool: this.tools[doc]!, score: scores[doc]!, position: doc }));
   }
 
   /** The query's terms and their weights: 1 for its own words, less for their synonyms. */
