@@ -49,6 +49,9 @@ export class PieceParse {
     do {
       const end = this.pieceEnd(this.at);
       const last = end === this.tokens.length - 1;
+      // One piece is the whole script (one long statement): parse() words its errors directly,
+      // instead of after a failed piece (that doubled a refused 40 KB expression's time).
+      if (last && this.at === 0) return parse(this.source);
       const piece = this.tokens.slice(this.at, end);
       piece.push(last ? eof : { ...eof, startLine: this.tokens[end]!.startLine, startColumn: this.tokens[end]!.startColumn });
       try {
