@@ -10,12 +10,12 @@ import { after, DONE, HostCallable, HostObject, Pending, PyBoundMethod, PyBuilti
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { CLOSURE, entrySize, headerSize, ITERATOR, MAP_ENTRY } from "./sizes.js";
-import { collectItems, cursors, drainItems, forEachItem, mapItem, stepIterator, waitable, waits } from "./stepping.js";
+import { collectItems, cursors, drainItems, forEachItem, lazy, mapItem, stepIterator, waitable } from "./stepping.js";
 import { cpLength } from "./strings.js";
 import { bitLength, divSteps, linearSteps, mulSteps, powSteps, radixSteps } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
 import { digitLimitError, digitsValue, MAX_STR_DIGITS } from "./int-text.js";
-import { dictFromKeys, reverseArg, sortValues, storePair, updateDict } from "./methods/containers.js";
+import { dictFromKeys, reverseArg, sortValues, updateDict } from "./methods/containers.js";
 import { maketrans } from "./methods/str.js";
 import {
   EMPTY_TUPLE,
@@ -231,7 +231,7 @@ function toList(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
   noKwargs("list", kwargs);
   if (args.length > 1) throw pyError("TypeError", `list expected at most 1 argument, got ${args.length}`);
   // ctx.toList charges the items as it collects them; so does collectItems, waiting for each.
-  if (args.length && waits(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget), (items: Value[]) => new PyList(items)));
+  if (args.length && lazy(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget, ctx), (items: Value[]) => new PyList(items)));
   const items = args.length ? ctx.toList(args[0]!) : [];
   return new PyList(items);
 }
@@ -241,7 +241,7 @@ function toTuple(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Valu
   if (args.length > 1) throw pyError("TypeError", `tuple expected at most 1 argument, got ${args.length}`);
   if (!args.length) return EMPTY_TUPLE;
   if (args[0] instanceof PyTuple && args[0].cls === null) return args[0];
-  if (waits(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget), (items: Value[]) => new PyTuple(items)));
+  if (lazy(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget, ctx), (items: Value[]) => new PyTuple(items)));
   const items = ctx.toList(args[0]!);
   return new PyTuple(items);
 }
@@ -252,14 +252,18 @@ function toSet(frozen: boolean): NativeFn {
     noKwargs(name, kwargs);
     if (args.length > 1) throw pyError("TypeError", `${name} expected at most 1 argument, got ${args.length}`);
     const s = new PySet(frozen);
-    if (args.length && waits(args[0]!)) {
+    if (args.length && lazy(args[0]!)) {
       // Item by item, as CPython: an unhashable item stops it there.
-      const r = drainItems(args[0]!, (item) => {
-        ctx.budget.step(1);
-        hashOf(item, ctx.budget);
-        ctx.budget.alloc(entrySize(item, null));
-        s.add(item);
-      });
+      const r = drainItems(
+        args[0]!,
+        (item) => {
+          ctx.budget.step(1);
+          hashOf(item, ctx.budget);
+          ctx.budget.alloc(entrySize(item, null));
+          s.add(item);
+        },
+        ctx,
+      );
       return waitable(after(r, () => s));
     }
     if (args.length) {
@@ -278,18 +282,8 @@ function toDict(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
   if (args.length > 1) throw pyError("TypeError", `dict expected at most 1 argument, got ${args.length}`);
   const d = new PyDict();
   const source = args[0];
-  if (source !== undefined && waits(source)) {
-    let i = 0;
-    const r = drainItems(source, (pair) => storePair(ctx, d, pair, i++, "dictionary"));
-    return waitable(
-      after(r, () => {
-        updateDict(ctx, d, undefined, kwargs, "dictionary");
-        return d;
-      }),
-    );
-  }
-  updateDict(ctx, d, source, kwargs, "dictionary");
-  return d;
+  // A lazy source is taken pair by pair, paced: Pending while it gives the event loop a turn.
+  return waitable(after(updateDict(ctx, d, source, kwargs, "dictionary"), () => d));
 }
 
 function toBool(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -439,7 +433,7 @@ function minMax(which: "min" | "max"): NativeFn {
       }
     }
     if (args.length === 0) throw pyError("TypeError", `${which} expected at least 1 argument, got 0`);
-    if (args.length === 1 && waits(args[0]!)) return waitable(minMaxWaiting(ctx, which, args[0]!, key, fallback));
+    if (args.length === 1 && lazy(args[0]!)) return waitable(minMaxWaiting(ctx, which, args[0]!, key, fallback));
     let items: Value[];
     if (args.length === 1) items = ctx.toList(args[0]!);
     else {
@@ -474,15 +468,19 @@ function minMaxWaiting(ctx: NativeContext, which: "min" | "max", iterable: Value
   let best: Value | undefined;
   let bestKey: Value = null;
   // A key function is Python code, which must not run while the generator does.
-  const r = (key === null ? drainItems : forEachItem)(iterable, (item) => {
-    // What the collecting path charges: a step to take the item, one to compare it.
-    ctx.budget.step(2);
-    const k = key === null ? item : ctx.call(key, [item]);
-    if (best === undefined || compare(which === "min" ? "<" : ">", k, bestKey, ctx.budget)) {
-      best = item;
-      bestKey = k;
-    }
-  });
+  const r = (key === null ? drainItems : forEachItem)(
+    iterable,
+    (item) => {
+      // What the collecting path charges: a step to take the item, one to compare it.
+      ctx.budget.step(2);
+      const k = key === null ? item : ctx.call(key, [item]);
+      if (best === undefined || compare(which === "min" ? "<" : ">", k, bestKey, ctx.budget)) {
+        best = item;
+        bestKey = k;
+      }
+    },
+    ctx,
+  );
   return after(r, () => {
     if (best !== undefined) return best;
     if (fallback !== undefined) return fallback;
@@ -582,11 +580,15 @@ function sum(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
   let total: Value = start ?? 0;
   if (typeof total === "string") throw pyError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]");
   if (total instanceof PyBytes) throw pyError("TypeError", "sum() can't sum bytes [use b''.join(seq) instead]");
-  if (waits(iterable!)) {
-    const r = drainItems(iterable!, (item) => {
-      ctx.budget.step(1);
-      total = binary("+", total, item, ctx.budget);
-    });
+  if (lazy(iterable!)) {
+    const r = drainItems(
+      iterable!,
+      (item) => {
+        ctx.budget.step(1);
+        total = binary("+", total, item, ctx.budget);
+      },
+      ctx,
+    );
     return waitable(after(r, () => total));
   }
   for (const item of ctx.toList(iterable!)) {
@@ -827,7 +829,7 @@ function sorted(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
   // sorted(x), the usual call, binds nothing.
   const [key, reverse] = kwargs === null ? NO_SORT_ARGS : bind("sorted", { names: ["key", "reverse"], required: 0 }, [], kwargs);
   const sort = (items: Value[]): Value => new PyList(sortValues(ctx, items, key ?? null, reverseArg(reverse)));
-  if (waits(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget), sort));
+  if (lazy(args[0]!)) return waitable(after(collectItems(args[0]!, ctx.budget, ctx), sort));
   return sort(ctx.toList(args[0]!));
 }
 
@@ -835,15 +837,19 @@ function anyAll(which: "any" | "all"): NativeFn {
   return (ctx, args, kwargs) => {
     noKwargs(which, kwargs);
     if (args.length !== 1) throw pyError("TypeError", `${which}() takes exactly one argument (${args.length} given)`);
-    if (waits(args[0]!)) {
+    if (lazy(args[0]!)) {
       // Item by item, waiting for each, up to the first that decides.
       let answer = which === "all";
-      const r = drainItems(args[0]!, (v) => {
-        ctx.budget.step(1);
-        if (truthy(v) !== (which === "any")) return false;
-        answer = which === "any";
-        return true;
-      });
+      const r = drainItems(
+        args[0]!,
+        (v) => {
+          ctx.budget.step(1);
+          if (truthy(v) !== (which === "any")) return false;
+          answer = which === "any";
+          return true;
+        },
+        ctx,
+      );
       return waitable(after(r, () => answer));
     }
     const next = iterate(args[0]!);

@@ -37,6 +37,13 @@ export interface NativeContext {
   toList(v: Value): Value[];
   /** `asyncio.sleep`: a wait the execution owns, ended at its deadline (an awaitable's start). */
   sleep(seconds: number, result: Value): Pending;
+  /**
+   * Between two items of a long loop of a native (stepping.ts paces its loops with it): a
+   * Pending to wait on when the execution's time slice is used up, so that the event loop gets a
+   * turn; null to go on at once (and always null inside a callback, which cannot wait). Absent
+   * where nothing else shares the event loop (a host's context for a single call).
+   */
+  pause?(): Pending | null;
   /** `obj.name` with the dialect's attributes only (`'{0.real}'.format(x)` reads fields with it). */
   getAttr(obj: Value, name: string): Value;
 }

@@ -7,7 +7,7 @@ import { DONE, PyDictView, PyIterator, PyType } from "./objects.js";
 import { subscriptType, typeUnion } from "./generic-alias.js";
 import { classOf, dictHooks, instanceBinary, instanceCompare, instanceEquals, instanceUnary, NOT_HANDLED, type Operator, PyInstance } from "./instance.js";
 import { repr } from "./repr.js";
-import { entrySize, MAP_ENTRY, SLOT, storedSize } from "./sizes.js";
+import { entrySize, HEAP_NUMBER, MAP_ENTRY, SLOT, storedSize } from "./sizes.js";
 import { cpAt, cpChars, cpIterate, cpLength, cpSlice, isSimple, sliceIndices } from "./strings.js";
 import { Tensor, tensorContains, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
 import {
@@ -1269,9 +1269,9 @@ export function iterateToArray(v: Value, budget: Budget): Value[] {
     budget.step(n);
     return cpChars(v);
   }
-  // A range, set or dict knows its size: its steps are charged before it is walked, so that
-  // min(range(10**9)) is refused at once instead of after a million items.
-  const size = v instanceof PyRange ? v.length : v instanceof PySet || v instanceof PyDict ? v.size : -1;
+  if (v instanceof PyRange) return rangeItems(v, budget);
+  // A set or dict knows its size: its steps are charged before it is walked.
+  const size = v instanceof PySet || v instanceof PyDict ? v.size : -1;
   if (size >= 0) budget.step(size);
   const existing = v instanceof PyDict || v instanceof PySet || (v instanceof PyDictView && v.kind !== "items");
   if (existing) budget.alloc(SLOT * (v instanceof PyDictView ? v.dict.size : v.size));
@@ -1283,6 +1283,25 @@ export function iterateToArray(v: Value, budget: Budget): Value[] {
     if (!existing) budget.alloc(paid ? SLOT : storedSize(item));
     out.push(item);
   }
+  return out;
+}
+
+/**
+ * The ints of a range, charged before they are made (so that min(range(10**9)) is refused at
+ * once): a step and a slot each, and a heap number each past V8's small ints. One loop with no
+ * per-item charge, in an array made at its size: 900,000 items took 62 ms charged one
+ * by one and pushed, 10-15 ms so (a loaded machine).
+ */
+function rangeItems(r: PyRange, budget: Budget): Value[] {
+  const n = r.length;
+  budget.step(n);
+  const { start, step } = r;
+  const last = start + step * (n - 1);
+  const small = (v: number) => (v | 0) === v;
+  budget.alloc(n * SLOT + (n > 0 && small(start) && small(last) ? 0 : n * HEAP_NUMBER));
+  // Made at its size, packed (filled first): growing it by push copies it again and again.
+  const out: Value[] = new Array<Value>(n).fill(0);
+  for (let i = 0; i < n; i++) out[i] = start + step * i;
   return out;
 }
 

@@ -207,6 +207,13 @@ export class Runtime implements NativeContext {
     return this.yieldDue && this.syncOnly === 0;
   }
 
+  /** NativeContext.pause: looks at the clock (a native's steps count as the interpreter's). */
+  pause(): Pending | null {
+    if (this.syncOnly !== 0) return null;
+    this.checkpoint();
+    return this.shouldYield() ? this.yieldNow() : null;
+  }
+
   /** Gives the event loop a turn; the returned Pending settles when the scheduler lets this execution go on. */
   yieldNow(): Pending {
     this.yieldDue = false;

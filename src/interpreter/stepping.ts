@@ -17,22 +17,49 @@
 //   return waitable(after(drainItems(v, (item) => { total += ...; }), () => total));
 //
 // drainItems is for per-item work that runs no Python code; with a callback (a key function),
-// use forEachItem. An iterator made over others (enumerate, zip, map, filter in builtins.ts) makes
+// use forEachItem.
+//
+// The same paths keep a long iterable from holding the event loop (issue 18): given a Pacer (a
+// native's ctx), they pause every PACE items while the execution's time slice is used up, as
+// the interpreter's loops do. A native takes them for any lazy iterable (`lazy(v)`: zip, map,
+// an itertools chain...), whose items are made one by one at a cost nothing charged up front:
+//
+//   if (lazy(v)) return waitable(after(drainItems(v, each, ctx), () => total)); An iterator made over others (enumerate, zip, map, filter in builtins.ts) makes
 // its cursors with `cursors`, which gives it a `step` when one of its inputs waits:
 //
 //   const { next, step } = cursors([iterable], ([input]) => () => mapItem(input!(), (v) => ...));
 //   return new PyIterator(next, "kind", bytes, false, step);
 import type { Budget } from "./budget.js";
 import { PyGenerator } from "./generator.js";
-import { DONE, Pending, PyIterator, type Step } from "./objects.js";
+import { DONE, Pending, PyDictView, PyIterator, type Step } from "./objects.js";
 import { contains, equals, iterate } from "./ops.js";
-import { storedSize } from "./sizes.js";
-import type { Value } from "./values.js";
+import { SLOT, storedSize } from "./sizes.js";
+import { PyDict, PyList, PyRange, PySet, PyTuple, type Value } from "./values.js";
+import { cpLength } from "./strings.js";
 
 /** Whether some item of `v` may have to wait (it is an iterator with a `step`). */
 export function waits(v: Value): v is PyIterator {
   return v instanceof PyIterator && v.step !== null;
 }
+
+/**
+ * Whether `v` makes its items as they are asked for (an iterator of any kind): a native consumes
+ * it through the helpers here, with its ctx as the Pacer, so that a long one cannot stall.
+ */
+export function lazy(v: Value): v is PyIterator {
+  return v instanceof PyIterator;
+}
+
+/** What lets a loop over items give the event loop a turn (NativeContext.pause). */
+export interface Pacer {
+  pause?(): Pending | null;
+}
+
+/**
+ * How many items a paced loop takes between two looks at the clock: 128 of the cheapest (a
+ * range's) take about 2 µs, of the dearest (a zip's tuples, stored) about 60 µs.
+ */
+export const PACE = 128;
 
 /** iterate()'s cursor over `v`, except that it may wait for an item (TypeError if `v` is not iterable). */
 export function stepper(v: Value): Step {
@@ -48,10 +75,16 @@ export function stepIterator(it: PyIterator): Value | typeof DONE | Pending {
  * Calls `each` on the items of `v` in turn, waiting where an item must wait, until they end or
  * `each` returns true. Returns undefined, or a Pending that settles (with undefined) then.
  */
-export function forEachItem(v: Value, each: (item: Value) => boolean | void): undefined | Pending {
+export function forEachItem(v: Value, each: (item: Value) => boolean | void, pacer: Pacer | null = null): undefined | Pending {
   const step = stepper(v);
+  let countdown = PACE;
   const loop = (): undefined | Pending => {
     for (;;) {
+      if (pacer !== null && --countdown === 0) {
+        countdown = PACE;
+        const paused = pacer.pause?.() ?? null;
+        if (paused) return paused.then(loop);
+      }
       const item = step();
       if (item === DONE) return undefined;
       if (item instanceof Pending) return item.then((x: Value | typeof DONE) => (x === DONE || each(x) === true ? undefined : loop()));
@@ -66,22 +99,62 @@ export function forEachItem(v: Value, each: (item: Value) => boolean | void): un
  * a key): a generator expression is drained, its items fed to `each` as it makes them, which the
  * JavaScript tier does without leaving the generator's code between items.
  */
-export function drainItems(v: Value, each: (item: Value) => boolean | void): undefined | Pending {
-  return v instanceof PyGenerator ? v.drain(each) : forEachItem(v, each);
+export function drainItems(v: Value, each: (item: Value) => boolean | void, pacer: Pacer | null = null): undefined | Pending {
+  // A generator paces itself: its code gives the event loop turns as any Python code does.
+  return v instanceof PyGenerator ? v.drain(each) : forEachItem(v, each, pacer);
 }
 
 /**
- * The items of `v`, waiting where one must wait: a step each, and each item charged as stored
- * (what a generator makes is new, paid for nowhere else).
+ * The items of `v`, waiting where one must wait (and pausing, given a pacer): a step each, and
+ * each item charged as stored (what an iterator makes is new, paid for nowhere else), or as a
+ * slot when the iterator gives items stored elsewhere already (iter() of a list).
  */
-export function collectItems(v: Value, budget: Budget): Value[] | Pending {
+export function collectItems(v: Value, budget: Budget, pacer: Pacer | null = null): Value[] | Pending {
   const out: Value[] = [];
-  const r = drainItems(v, (item) => {
-    budget.step(1);
-    budget.alloc(storedSize(item));
-    out.push(item);
-  });
+  const paid = v instanceof PyIterator && v.paid;
+  const r = drainItems(
+    v,
+    (item) => {
+      budget.step(1);
+      budget.alloc(paid ? SLOT : storedSize(item));
+      out.push(item);
+    },
+    pacer,
+  );
   return r === undefined ? out : r.then(() => out);
+}
+
+/**
+ * A native's loop over every item of any iterable, as forEachItem, charging a step per item: a
+ * sized iterable's (list, str, range, dict, set) all before the first, so that Counter(range(10**9))
+ * is refused at once; any other's as each comes. Paced by `ctx`, whatever the iterable, so that a
+ * long one cannot hold the event loop. Returns undefined, or a Pending that settles then.
+ */
+export function eachItem(v: Value, ctx: { budget: Budget } & Pacer, each: (item: Value) => boolean | void): undefined | Pending {
+  const size = sizeOfIterable(v);
+  const budget = ctx.budget;
+  if (size < 0) {
+    return drainItems(
+      v,
+      (item) => {
+        budget.step(1);
+        return each(item);
+      },
+      ctx,
+    );
+  }
+  budget.step(size);
+  return forEachItem(v, each, size > PACE ? ctx : null);
+}
+
+/** How many items `v` gives, when that is known before walking it; -1 otherwise. */
+function sizeOfIterable(v: Value): number {
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.length;
+  if (typeof v === "string") return cpLength(v);
+  if (v instanceof PyRange) return v.length;
+  if (v instanceof PyDict || v instanceof PySet) return v.size;
+  if (v instanceof PyDictView) return v.dict.size;
+  return -1;
 }
 
 /** `item in v` for an iterator whose items may wait: consumes it up to the first equal item. */

@@ -350,11 +350,19 @@ print(asyncio.run(main()))`);
 
   it("refuses, with a RuntimeError, a tool call in a generator a consumer cannot wait for", async () => {
     const { result } = await withTools(`import math
-print(math.prod(srv.size(p=p) for p in ["a", "bb"]))`);
+print(math.fsum(srv.size(p=p) for p in ["a", "bb"]))`);
     expect(result.error?.type).toBe("RuntimeError");
     expect(result.error?.message).toMatch(/tool call inside a generator expression cannot run here/);
     // The call was made (as CPython would have made it), and nothing after it.
     expect(result.tool_calls.map((c) => c.arguments)).toEqual([{ p: "a" }]);
+  });
+
+  it("waits for a tool call in a generator math.prod consumes (it takes its items paced, as list() does)", async () => {
+    const { result } = await withTools(`import math
+print(math.prod(srv.size(p=p) for p in ["a", "bb"]))`);
+    expect(result.error).toBeNull();
+    expect(result.stdout).toBe("2\n");
+    expect(result.tool_calls.map((c) => c.arguments)).toEqual([{ p: "a" }, { p: "bb" }]);
   });
 
   it("refuses a tool call in a generator a sort key consumes, as any tool call in a callback", async () => {
@@ -367,7 +375,7 @@ print(math.prod(srv.size(p=p) for p in ["a", "bb"]))`);
     const { result } = await withTools(`import math
 g = (srv.size(p=p) for p in ["a", "bb"])
 try:
-    math.prod(g)
+    math.fsum(g)
 except RuntimeError:
     pass
 RESULT = list(g)`);

@@ -2,8 +2,9 @@
 // in proportion to its work (a sort n·log n steps, an extend one step per item).
 import { pyError, PyException, EXC } from "../errors.js";
 import { bind, intArg, type NativeContext, type NativeMethod, noKwargs } from "../native.js";
-import { DONE, PyDictView } from "../objects.js";
-import { compare, equals, hashOf, iterate, storedSize } from "../ops.js";
+import { after, type Pending, PyDictView } from "../objects.js";
+import { collectItems, drainItems, lazy, waitable } from "../stepping.js";
+import { compare, equals, hashOf, storedSize } from "../ops.js";
 import { entrySize, MAP_ENTRY, SLOT } from "../sizes.js";
 import { repr } from "../repr.js";
 import { sliceIndices } from "../strings.js";
@@ -442,8 +443,11 @@ export const LIST_METHODS: Record<string, NativeMethod<PyList>> = {
   extend(ctx, self, args, kwargs) {
     noKwargs("list.extend", kwargs);
     if (args.length !== 1) throw pyError("TypeError", `list.extend() takes exactly one argument (${args.length} given)`);
+    const source = args[0]!;
+    // An iterator's items are collected paced (a long one gives the event loop turns), then added.
+    if (lazy(source)) return waitable(after(collectItems(source, ctx.budget, ctx), (items: Value[]) => (self.items.push(...items), null)));
     // Charged as ctx.toList collects them.
-    const items = ctx.toList(args[0]!);
+    const items = ctx.toList(source);
     for (const item of items) self.items.push(item);
     return null;
   },
@@ -545,19 +549,24 @@ export const TUPLE_METHODS: Record<string, NativeMethod<PyTuple>> = {
 
 // ------------------------------------------------------------------ dict
 
-function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kwargs: Map<string, Value> | null, label: string): void {
+function updateDict(ctx: NativeContext, d: PyDict, source: Value | undefined, kwargs: Map<string, Value> | null, label: string): undefined | Pending {
+  let stored: undefined | Pending;
   if (source !== undefined) {
     if (source instanceof PyDict) {
       ctx.budget.step(source.size);
       ctx.budget.alloc(MAP_ENTRY * source.size);
       d.update(source);
     } else {
-      // Pair by pair, as CPython: the pairs an iterator makes (zip's) are temporaries, never all kept.
-      const next = iterate(source);
-      for (let i = 0, pair = next(); pair !== DONE; i++, pair = next()) storePair(ctx, d, pair, i, label);
+      // Pair by pair, as CPython: the pairs an iterator makes (zip's) are temporaries, never all
+      // kept. Paced: a long iterable gives the event loop turns (Pending meanwhile).
+      let i = 0;
+      stored = drainItems(source, (pair) => storePair(ctx, d, pair, i++, label), ctx);
     }
   }
-  if (kwargs) for (const [k, v] of kwargs) d.set(k, v);
+  return after(stored, () => {
+    if (kwargs) for (const [k, v] of kwargs) d.set(k, v);
+    return undefined;
+  });
 }
 
 /** Stores the `i`th item of an update's iterable, a key and value pair, into `d`. */
@@ -623,8 +632,7 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
   },
   update(ctx, self, args, kwargs) {
     if (args.length > 1) throw pyError("TypeError", `update expected at most 1 argument, got ${args.length}`);
-    updateDict(ctx, self, args[0], kwargs, "dictionary");
-    return null;
+    return waitable(after(updateDict(ctx, self, args[0], kwargs, "dictionary"), () => null));
   },
   keys(_ctx, self, args, kwargs) {
     noKwargs("dict.keys", kwargs);

@@ -27,7 +27,7 @@ import {
 } from "../strings.js";
 import { itemsSize } from "../sizes.js";
 import { after } from "../objects.js";
-import { collectItems, waitable, waits } from "../stepping.js";
+import { collectItems, lazy, waitable } from "../stepping.js";
 import { PyBytes, PyDict, PyList, PyTuple, typeName, type Value } from "../values.js";
 
 type Method = NativeMethod<string>;
@@ -866,7 +866,7 @@ const join: Method = (ctx, self, args, kwargs) => {
   positional("join", args, kwargs, 1, 1);
   const iterable = args[0]!;
   // As CPython, the items are all taken first, then joined: a generator's may have to wait.
-  if (waits(iterable)) return waitable(after(collectItems(iterable, ctx.budget), (items: Value[]) => joinItems(ctx, self, items)));
+  if (lazy(iterable)) return waitable(after(collectItems(iterable, ctx.budget, ctx), (items: Value[]) => joinItems(ctx, self, items)));
   let items: readonly Value[];
   try {
     if (iterable instanceof PyList || iterable instanceof PyTuple) {

@@ -12,7 +12,9 @@
 import { bitLength, divSteps, isqrtSteps, mulSteps, productSteps } from "../bigint-cost.js";
 import { pyError } from "../errors.js";
 import type { NativeContext, NativeFn, Kwargs } from "../native.js";
+import { after } from "../objects.js";
 import { binary } from "../ops.js";
+import { eachItem, waitable } from "../stepping.js";
 import { normInt, PyFloat, PyTuple, typeName, type Value } from "../values.js";
 
 // ------------------------------------------------------------------ arguments and errors
@@ -1261,8 +1263,11 @@ const prod: NativeFn = (ctx, args, kwargs) => {
     if (key !== "start") throw pyError("TypeError", `'${key}' is an invalid keyword argument for prod()`);
     result = value;
   }
-  for (const item of ctx.toList(args[0]!)) result = binary("*", result, item, ctx.budget);
-  return result;
+  // Item by item, paced: a step each (a sized iterable's first), Pending while the loop gets a turn.
+  const r = eachItem(args[0]!, ctx, (item) => {
+    result = binary("*", result, item, ctx.budget);
+  });
+  return waitable(after(r, () => result));
 };
 
 const isclose: NativeFn = (_ctx, args, kwargs) => {

@@ -8,8 +8,9 @@ import { ClassedIterator, NOT_HANDLED, type NotHandled, type Operator, type Orde
 import { CHAIN } from "../itertools/terminating.js";
 import { sortValues } from "../../methods/containers.js";
 import { bind, type Kwargs, type NativeContext, noKwargs } from "../../native.js";
-import { DONE, PyBuiltin, type PyIterator } from "../../objects.js";
-import { binary, compare, equals, hashOf, iterate } from "../../ops.js";
+import { after, DONE, type Pending, PyBuiltin, type PyIterator } from "../../objects.js";
+import { eachItem, waitable } from "../../stepping.js";
+import { binary, compare, equals, hashOf } from "../../ops.js";
 import { CLOSURE, entrySize, ITERATOR, SLOT, TUPLE } from "../../sizes.js";
 import { isInt, isOwnKey, PyDict, PyList, PyTuple, typeName, type Value } from "../../values.js";
 import { copyEntries, dictEquals, store } from "./dicts.js";
@@ -163,12 +164,13 @@ function mostCommon(ctx: NativeContext, c: Counter): PyTuple[] {
 /** The sort key of most_common: a pair's count. */
 const SECOND = new PyBuiltin("itemgetter", (_ctx, args) => (args[0] as PyTuple).items[1]!);
 
-/** Adds one for each element of `iterable` (CPython's _count_elements), or subtracts. */
-function countElements(ctx: NativeContext, c: Counter, iterable: Value, sign: 1 | -1): void {
-  const next = iterate(iterable);
+/**
+ * Adds one for each element of `iterable` (CPython's _count_elements), or subtracts: a step each
+ * (a sized iterable's before the first), paced (stepping.ts eachItem).
+ */
+function countElements(ctx: NativeContext, c: Counter, iterable: Value, sign: 1 | -1): undefined | Pending {
   const budget = ctx.budget;
-  for (let item = next(); item !== DONE; item = next()) {
-    budget.step(1);
+  return eachItem(iterable, ctx, (item) => {
     const k = typeof item === "string" && isOwnKey(item) ? item : hashOf(item, budget);
     const current = c.map.get(k);
     if (current === undefined) {
@@ -180,12 +182,16 @@ function countElements(ctx: NativeContext, c: Counter, iterable: Value, sign: 1 
       // An existing key keeps its first spelling: only its count changes.
       c.map.set(k, typeof current === "number" && Number.isSafeInteger(current + sign) ? current + sign : binary(sign === 1 ? "+" : "-", current, 1, budget));
     }
-  }
+  });
 }
 
-/** update() and the constructor: a mapping's counts are added (or replace, into an empty Counter). */
-function update(ctx: NativeContext, c: Counter, source: Value | undefined, kwargs: Kwargs | null): void {
+/**
+ * update() and the constructor: a mapping's counts are added (or replace, into an empty
+ * Counter), an iterable's elements counted. Pending while a long iterable gives the loop a turn.
+ */
+function update(ctx: NativeContext, c: Counter, source: Value | undefined, kwargs: Kwargs | null): undefined | Pending {
   const budget = ctx.budget;
+  let counted: undefined | Pending;
   if (source !== undefined && source !== null) {
     if (source instanceof PyDict) {
       if (c.size === 0) copyEntries(budget, c, source);
@@ -193,20 +199,21 @@ function update(ctx: NativeContext, c: Counter, source: Value | undefined, kwarg
         budget.step(source.size);
         for (const [k, count] of [...source.entries()]) store(budget, c, k, binary("+", count, c.get(k) ?? 0, budget));
       }
-    } else countElements(ctx, c, source, 1);
+    } else counted = countElements(ctx, c, source, 1);
   }
-  if (kwargs && kwargs.size) update(ctx, c, dictOf(kwargs), null);
+  return after(counted, () => (kwargs && kwargs.size ? update(ctx, c, dictOf(kwargs), null) : undefined));
 }
 
-function subtract(ctx: NativeContext, c: Counter, source: Value | undefined, kwargs: Kwargs | null): void {
+function subtract(ctx: NativeContext, c: Counter, source: Value | undefined, kwargs: Kwargs | null): undefined | Pending {
   const budget = ctx.budget;
+  let counted: undefined | Pending;
   if (source !== undefined && source !== null) {
     if (source instanceof PyDict) {
       budget.step(source.size);
       for (const [k, count] of [...source.entries()]) store(budget, c, k, binary("-", c.get(k) ?? 0, count, budget));
-    } else countElements(ctx, c, source, -1);
+    } else counted = countElements(ctx, c, source, -1);
   }
-  if (kwargs && kwargs.size) subtract(ctx, c, dictOf(kwargs), null);
+  return after(counted, () => (kwargs && kwargs.size ? subtract(ctx, c, dictOf(kwargs), null) : undefined));
 }
 
 function dictOf(kwargs: Kwargs): PyDict {
@@ -295,8 +302,7 @@ export const COUNTER: PyClass = new PyClass(
   "collections",
   (ctx, args, kwargs) => {
     const c = new Counter(ctx);
-    update(ctx, c, iterableArg("__init__", args), kwargs);
-    return c;
+    return waitable(after(update(ctx, c, iterableArg("__init__", args), kwargs), () => c));
   },
   null,
 );
@@ -324,12 +330,10 @@ const methods: Record<string, (ctx: NativeContext, self: Counter, args: Value[],
     return sum;
   },
   update(ctx, self, args, kwargs) {
-    update(ctx, self, iterableArg("update", args), kwargs);
-    return null;
+    return waitable(after(update(ctx, self, iterableArg("update", args), kwargs), () => null));
   },
   subtract(ctx, self, args, kwargs) {
-    subtract(ctx, self, iterableArg("subtract", args), kwargs);
-    return null;
+    return waitable(after(subtract(ctx, self, iterableArg("subtract", args), kwargs), () => null));
   },
   copy(ctx, self, args, kwargs) {
     noKwargs("Counter.copy", kwargs);

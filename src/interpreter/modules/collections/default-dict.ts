@@ -6,7 +6,8 @@ import { pyError } from "../../errors.js";
 import { NOT_HANDLED, type NotHandled, type Operator, PyClass } from "../../instance.js";
 import { dictFromKeys } from "../../methods/containers.js";
 import { noKwargs, type NativeContext } from "../../native.js";
-import { PyBuiltin } from "../../objects.js";
+import { after, PyBuiltin } from "../../objects.js";
+import { waitable } from "../../stepping.js";
 import { entrySize } from "../../sizes.js";
 import { PyDict, type Value } from "../../values.js";
 import { copyEntries, fillDict } from "./dicts.js";
@@ -65,8 +66,7 @@ export const DEFAULTDICT: PyClass = new PyClass(
     const factory = args.length ? args[0]! : null;
     if (factory !== null && !isCallable(factory)) throw pyError("TypeError", "first argument must be callable or None");
     const d = new DefaultDict(ctx, factory);
-    fillDict(ctx, d, args.slice(1), kwargs, (n) => `dict expected at most 1 argument, got ${n}`);
-    return d;
+    return waitable(after(fillDict(ctx, d, args.slice(1), kwargs, (n) => `dict expected at most 1 argument, got ${n}`), () => d));
   },
   null,
   "collections.defaultdict",

@@ -5,7 +5,8 @@ import type { Budget } from "../../budget.js";
 import { pyError } from "../../errors.js";
 import { NOT_HANDLED, type NotHandled, type Operator, type Ordering, PyClass, PyInstance } from "../../instance.js";
 import { bind, type NativeContext, type NativeMethod, noKwargs } from "../../native.js";
-import { DONE } from "../../objects.js";
+import { after, DONE, type Pending } from "../../objects.js";
+import { eachItem, waitable } from "../../stepping.js";
 import { compare, equals, iterate } from "../../ops.js";
 import { repr } from "../../repr.js";
 import { storedSize } from "../../sizes.js";
@@ -141,8 +142,11 @@ export class Deque extends PyInstance {
     return i;
   }
 
-  /** `d.extend(iterable)` (or extendleft), one item at a time; a deque extended by itself copies first. */
-  extend(ctx: NativeContext, iterable: Value, left: boolean): void {
+  /**
+   * `d.extend(iterable)` (or extendleft), one item at a time, paced (Pending while a long iterable
+   * gives the event loop a turn); a deque extended by itself copies first.
+   */
+  extend(ctx: NativeContext, iterable: Value, left: boolean): undefined | Pending {
     const budget = ctx.budget;
     if (iterable === this) {
       const items = this.items();
@@ -154,13 +158,11 @@ export class Deque extends PyInstance {
       }
       return;
     }
-    const next = iterate(iterable);
-    for (let v = next(); v !== DONE; v = next()) {
-      budget.step(1);
+    return eachItem(iterable, ctx, (v) => {
       budget.alloc(storedSize(v));
       if (left) this.pushLeft(v);
       else this.pushRight(v);
-    }
+    });
   }
 
   /** `d.rotate(n)`: n steps to the right (to the left when negative). */
@@ -391,8 +393,7 @@ export const DEQUE: PyClass = new PyClass(
     const [iterable, maxlen] = bind("deque", { names: ["iterable", "maxlen"], required: 0 }, args, kwargs);
     const d = new Deque(maxlenArg(maxlen));
     ctx.budget.alloc(d.heapBytes());
-    if (iterable !== undefined) d.extend(ctx, iterable, false);
-    return d;
+    return waitable(after(iterable === undefined ? undefined : d.extend(ctx, iterable, false), () => d));
   },
   null,
   "collections.deque",
@@ -435,14 +436,8 @@ const METHODS: Record<string, NativeMethod<Deque>> = {
   }),
   pop: none("pop", (_ctx, self) => self.popRight()),
   popleft: none("popleft", (_ctx, self) => self.popLeft()),
-  extend: one("extend", (ctx, self, v) => {
-    self.extend(ctx, v, false);
-    return null;
-  }),
-  extendleft: one("extendleft", (ctx, self, v) => {
-    self.extend(ctx, v, true);
-    return null;
-  }),
+  extend: one("extend", (ctx, self, v) => waitable(after(self.extend(ctx, v, false), () => null))),
+  extendleft: one("extendleft", (ctx, self, v) => waitable(after(self.extend(ctx, v, true), () => null))),
   clear: none("clear", (ctx, self) => {
     ctx.budget.step(1);
     self.clear();

@@ -6,16 +6,17 @@ import { updateDict } from "../../methods/containers.js";
 import type { Kwargs, NativeContext } from "../../native.js";
 import { equals, hashOf } from "../../ops.js";
 import { entrySize, MAP_ENTRY } from "../../sizes.js";
+import type { Pending } from "../../objects.js";
 import { PyDict, type Value } from "../../values.js";
 
 /**
  * `d` filled as `dict(*args, **kwargs)` fills a dict: a mapping or an iterable of pairs, then the
  * keywords. `tooMany` words the error for more than one positional argument.
  */
-export function fillDict(ctx: NativeContext, d: PyDict, args: readonly Value[], kwargs: Kwargs | null, tooMany: (n: number) => string): void {
+export function fillDict(ctx: NativeContext, d: PyDict, args: readonly Value[], kwargs: Kwargs | null, tooMany: (n: number) => string): undefined | Pending {
   if (args.length > 1) throw pyError("TypeError", tooMany(args.length));
   if (kwargs) ctx.budget.alloc(MAP_ENTRY * kwargs.size);
-  updateDict(ctx, d, args[0], kwargs, "dictionary");
+  return updateDict(ctx, d, args[0], kwargs, "dictionary");
 }
 
 /** `d[key] = value`, charging the entry when the key is new. */

@@ -6,7 +6,8 @@ import { EXC, pyError, PyException } from "../../errors.js";
 import { NOT_HANDLED, type NotHandled, type Operator, PyClass } from "../../instance.js";
 import { dictFromKeys } from "../../methods/containers.js";
 import { bind, type NativeContext, noKwargs } from "../../native.js";
-import { PyBuiltin } from "../../objects.js";
+import { after, PyBuiltin } from "../../objects.js";
+import { waitable } from "../../stepping.js";
 import { equals, hashOf } from "../../ops.js";
 import { PyDict, PyTuple, truthy, type Value } from "../../values.js";
 import { copyEntries, dictEquals, fillDict } from "./dicts.js";
@@ -58,8 +59,7 @@ export const ORDERED_DICT: PyClass = new PyClass(
   "collections",
   (ctx, args, kwargs) => {
     const d = new OrderedDict();
-    fillDict(ctx, d, args, kwargs, (n) => `expected at most 1 arguments, got ${n}`);
-    return d;
+    return waitable(after(fillDict(ctx, d, args, kwargs, (n) => `expected at most 1 arguments, got ${n}`), () => d));
   },
   null,
   "collections.OrderedDict",

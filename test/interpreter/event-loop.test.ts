@@ -1,0 +1,118 @@
+// No built-in that consumes an iterable holds the event loop for long (issue 18: the target is
+// 20 ms at default limits). An iterable whose size is known is charged before it is walked, so a
+// huge one is refused at once; a lazy one (zip, map, an itertools chain) is taken item by item
+// with pauses for the scheduler, as the interpreter's own loops take it. Each script runs at
+// default limits: it must end as CPython would (or with max_steps), within 1 s, and its longest
+// stall must stay under STALL_MS. Quiet figures: bench/RESULTS.md (`npm run bench:loop`).
+import { beforeAll, describe, expect, it } from "vitest";
+import { execute } from "../../src/interpreter/execute.js";
+import { measure } from "./stall.js";
+
+/** Generous for a loaded CI machine; these took 150-560 ms each before they were paced. */
+const STALL_MS = 100;
+const HUGE = "range(10**9)";
+
+/** Scripts that run until max_steps stops them. */
+const REFUSED: Record<string, string> = {
+  "list(zip(...))": `list(zip(${HUGE}, ${HUGE}))`,
+  "list(enumerate(...))": `list(enumerate(${HUGE}))`,
+  "list(map(str, ...))": `list(map(str, ${HUGE}))`,
+  "tuple(map(...))": `tuple(map(abs, ${HUGE}))`,
+  "set(map(...))": `set(map(abs, ${HUGE}))`,
+  "str.join of map(str, ...)": `','.join(map(str, ${HUGE}))`,
+  "dict(zip(...))": `dict(zip(${HUGE}, ${HUGE}))`,
+  "dict.update(zip(...))": `d = {}\nd.update(zip(${HUGE}, ${HUGE}))`,
+  "list.extend(map(...))": `x = []\nx.extend(map(abs, ${HUGE}))`,
+  "sum(map(float, ...))": `sum(map(float, ${HUGE}))`,
+  "min(map(...)) and max": `min(map(abs, ${HUGE}))`,
+  "sorted(map(...))": `sorted(map(abs, ${HUGE}))`,
+  "any() of an endless repeat": "import itertools\nany(itertools.repeat(0))",
+  "all() of an endless repeat": "import itertools\nall(itertools.repeat(1))",
+  "list(itertools.chain(...))": `import itertools\nlist(itertools.chain(${HUGE}, ${HUGE}))`,
+  "list(itertools.pairwise(...))": `import itertools\nlist(itertools.pairwise(${HUGE}))`,
+  "Counter(range(10**9)), refused before it counts": `import collections\ncollections.Counter(${HUGE})`,
+  "Counter(map(...))": `import collections\ncollections.Counter(map(abs, ${HUGE}))`,
+  "Counter.update(map(...))": `import collections\nc = collections.Counter()\nc.update(map(abs, ${HUGE}))`,
+  "deque(range(10**9), maxlen=1), refused before it starts": `import collections\ncollections.deque(${HUGE}, maxlen=1)`,
+  "deque(map(...))": `import collections\ncollections.deque(map(abs, ${HUGE}))`,
+  "OrderedDict(zip(...))": `import collections\ncollections.OrderedDict(zip(${HUGE}, ${HUGE}))`,
+  "defaultdict(int, zip(...))": `import collections\ncollections.defaultdict(int, zip(${HUGE}, ${HUGE}))`,
+  "math.prod of an endless repeat of floats": "import itertools, math\nmath.prod(itertools.repeat(1.5))",
+  // Each small int's text is less than a step: the units carry over, so the repr stops early.
+  "repr() of a list of 900,000 small ints": "x = list(range(900000))\ny = repr(x)",
+};
+
+/** Scripts within the budget: their answers, computed while the event loop keeps turning. */
+const ANSWERS: Record<string, [source: string, answer: unknown]> = {
+  "list(zip()) of 300,000 pairs": ["x = list(zip(range(300000), range(300000)))\nRESULT = [len(x), x[-1]]", [300000, [299999, 299999]]],
+  "dict(zip()) of 300,000 pairs": ["d = dict(zip(range(300000), range(1, 300001)))\nRESULT = [len(d), d[299999]]", [300000, 300000]],
+  "sum(map(float)) of 400,000": ["RESULT = sum(map(float, range(400000)))", 79999800000],
+  "Counter(map()) of 200,000": ["import collections\nc = collections.Counter(map(abs, range(-100000, 100000)))\nRESULT = [len(c), c[5], c[100000]]", [100001, 2, 1]],
+  "deque(map()) of 400,000 with maxlen": ["import collections\nRESULT = list(collections.deque(map(abs, range(400000)), maxlen=2))", [399998, 399999]],
+  "list(range(900,000))": ["x = list(range(900000))\nRESULT = [len(x), x[-1]]", [900000, 899999]],
+  "str.join of 200,000 texts": ["RESULT = len(','.join(map(str, range(200000))))", 1288889],
+};
+
+/** The best of up to three runs: on a loaded machine any one run can be descheduled for long. */
+async function best(source: string, check: (r: Awaited<ReturnType<typeof measure>>["result"]) => void): Promise<{ wallMs: number; stallMs: number }> {
+  let out = { wallMs: Infinity, stallMs: Infinity };
+  for (let run = 0; run < 3 && (out.wallMs >= 1000 || out.stallMs >= STALL_MS); run++) {
+    const m = await measure(source);
+    check(m.result);
+    if (m.stallMs < out.stallMs) out = { wallMs: m.wallMs, stallMs: m.stallMs };
+  }
+  return out;
+}
+
+describe("built-ins over long iterables keep the event loop turning", () => {
+  // The first run of each path compiles the interpreter's own code: not what is measured.
+  beforeAll(async () => {
+    for (const source of Object.values(REFUSED)) await execute(source.replace(/10\*\*9/g, "1000"));
+  });
+
+  it.each(Object.entries(REFUSED))("%s ends with max_steps, quickly", async (_name, source) => {
+    const { wallMs, stallMs } = await best(source, (r) => {
+      expect(r.error?.type).toBe("ResourceLimitError");
+      expect(r.error?.message).toMatch(/^max_steps exceeded/);
+    });
+    expect(wallMs).toBeLessThan(1000);
+    expect(stallMs).toBeLessThan(STALL_MS);
+  });
+
+  it.each(Object.entries(ANSWERS))("%s", async (_name, [source, answer]) => {
+    const { wallMs, stallMs } = await best(source, (r) => {
+      expect(r.error).toBeNull();
+      expect(r.result).toEqual(answer);
+    });
+    expect(wallMs).toBeLessThan(1000);
+    expect(stallMs).toBeLessThan(STALL_MS);
+  });
+
+  // Not with every unit forced onto the JavaScript tier: generating ~600 functions' code is
+  // itself one block of 100-150 ms (left to do: compiling units lazily, issue 21 item 2).
+  it.skipIf(process.env.PY_CODEGEN === "always")("parses a 64 KB script in pieces, the event loop turning between them", async () => {
+    const body = "def f(xs, k=2):\n    out = [x * k for x in xs if x % 3]\n    return {'n': len(out), 's': sum(out)}\n\n";
+    const script = (n: number) => `# ${n}\n` + body.repeat(Math.floor(64000 / body.length)) + "RESULT = f(range(10))\n";
+    await execute(script(0));
+    let best = Infinity;
+    for (let run = 1; run <= 3 && best >= STALL_MS; run++) {
+      // A fresh text each time: a parse is kept by text.
+      const { result, wallMs, stallMs } = await measure(script(run));
+      expect(result.result).toEqual({ n: 6, s: 54 });
+      expect(wallMs).toBeLessThan(1000);
+      best = Math.min(best, stallMs);
+    }
+    expect(best).toBeLessThan(STALL_MS);
+  });
+
+  it("gives a timer turns while list() takes a long zip (it pauses, not only ends early)", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const r = await execute("x = list(zip(range(400000), range(400000)))\nRESULT = len(x)");
+    clearInterval(timer);
+    expect(r.result).toBe(400000);
+    expect(r.duration_seconds).toBeGreaterThan(0.02);
+    // Unpaced, the timer ran once, after the whole list was built.
+    expect(ticks).toBeGreaterThan(3);
+  });
+});
