@@ -32,6 +32,7 @@ import { EXC, PyException, pyError, ResourceLimitError } from "../interpreter/er
 import { JSON_MODULE } from "../interpreter/modules/json.js";
 import type { NativeContext, NativeFn } from "../interpreter/native.js";
 import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, type Value } from "../interpreter/values.js";
+import { isSchema, resolveRef, type Schema } from "./annotation.js";
 import { TENSOR_CODEC } from "./tensor/codec.js";
 
 // ------------------------------------------------------------------ codecs
@@ -324,31 +325,6 @@ export interface MediaPlan {
   readonly mediaTypes: readonly string[];
 }
 
-type Schema = Record<string, unknown>;
-
-function isSchema(x: unknown): x is Schema {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-/** A local JSON pointer (`#/$defs/Item`) into the root schema, or undefined. */
-function resolveRef(root: Schema, ref: string): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let at: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    let token: string;
-    try {
-      token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    } catch {
-      return undefined;
-    }
-    if (Array.isArray(at)) at = at[Number(token)];
-    else if (isSchema(at) && Object.prototype.hasOwnProperty.call(at, token)) at = at[token];
-    else return undefined;
-  }
-  return at;
-}
-
 const PRIMITIVE = (x: unknown): x is string | number | boolean | null =>
   x === null || typeof x === "string" || typeof x === "number" || typeof x === "boolean";
 
@@ -420,7 +396,7 @@ class PlanCompiler {
       node.items = this.compile(x.items);
     }
     if (Array.isArray(x.allOf)) for (const s of x.allOf) this.push(node.allOf, this.compile(s));
-    if (typeof x.$ref === "string") this.push(node.allOf, this.compile(resolveRef(this.root, x.$ref)));
+    if (typeof x.$ref === "string") this.push(node.allOf, this.compile(resolveRef(x.$ref, this.root)));
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const branches = x[keyword];
       if (!Array.isArray(branches)) continue;

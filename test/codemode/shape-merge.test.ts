@@ -2,17 +2,8 @@
 // stores a tool's shape again. Counts grow with every merge; only what they say counts.
 import { describe, expect, it } from "vitest";
 import { mergeShapes, type Shape, sameShape, shapeOf, shapeText } from "../../src/codemode/shape.js";
-import { PyDict, PyFloat, PyList, type Value } from "../../src/interpreter/values.js";
+import { py } from "./py-value.js";
 
-function py(x: unknown): Value {
-  if (x === null) return null;
-  if (typeof x === "number") return Number.isInteger(x) ? BigInt(x) : new PyFloat(x);
-  if (typeof x === "string" || typeof x === "boolean") return x;
-  if (Array.isArray(x)) return new PyList(x.map(py));
-  const d = new PyDict();
-  for (const [k, v] of Object.entries(x as Record<string, unknown>)) d.set(k, py(v));
-  return d;
-}
 
 const shape = (x: unknown): Shape => shapeOf(py(x));
 

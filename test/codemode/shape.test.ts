@@ -1,18 +1,8 @@
 // The shapes of tool results (shape.ts): what is recorded, how shapes merge, how they read.
 import { describe, expect, it } from "vitest";
 import { MAX_KEYS, MAX_TEXT, mergeShapes, parseShape, type Shape, shapeAnnotation, shapeOf, shapeText } from "../../src/codemode/shape.js";
-import { PyDict, PyFloat, PyList, type Value } from "../../src/interpreter/values.js";
+import { py } from "./py-value.js";
 
-/** A JSON value as the bridge hands it to a script: ints as bigint, floats as PyFloat. */
-function py(x: unknown): Value {
-  if (x === null) return null;
-  if (typeof x === "number") return Number.isInteger(x) ? BigInt(x) : new PyFloat(x);
-  if (typeof x === "string" || typeof x === "boolean") return x;
-  if (Array.isArray(x)) return new PyList(x.map(py));
-  const d = new PyDict();
-  for (const [k, v] of Object.entries(x as Record<string, unknown>)) d.set(k, py(v));
-  return d;
-}
 
 const observe = (...results: unknown[]): Shape => results.map((r) => shapeOf(py(r))).reduce(mergeShapes);
 

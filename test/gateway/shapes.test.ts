@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { type Shape, shapeOf, shapeText } from "../../src/codemode/shape.js";
 import { MAX_SHAPE_NODES, MAX_TOOLS_PER_SERVER, ShapeBook, type ShapeChange, shapeNodes } from "../../src/gateway/shapes.js";
 import { SCHEMA_VERSION, Store, StoreError } from "../../src/gateway/store.js";
-import { PyDict, PyList, type Value } from "../../src/interpreter/values.js";
+import { py } from "../codemode/py-value.js";
 
 interface RawDb {
   prepare(sql: string): { run(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
@@ -17,16 +17,6 @@ interface RawDb {
   close(): void;
 }
 const Raw = createRequire(import.meta.url)("better-sqlite3") as new (path: string) => RawDb;
-
-function py(x: unknown): Value {
-  if (x === null) return null;
-  if (typeof x === "number") return BigInt(x);
-  if (typeof x === "string" || typeof x === "boolean") return x;
-  if (Array.isArray(x)) return new PyList(x.map(py));
-  const d = new PyDict();
-  for (const [k, v] of Object.entries(x as Record<string, unknown>)) d.set(k, py(v));
-  return d;
-}
 
 /** A book and the changes it announced. */
 function book(): { book: ShapeBook; changes: ShapeChange[] } {
