@@ -12,6 +12,7 @@ import { camel, COMPACT_RETURN_TYPES, FULL_RETURN_TYPES, ReturnTypes, singular }
 import { serverStub, signatureLine, toolDocs, toolStub } from "../../src/codemode/stubs.js";
 import { execute } from "../../src/interpreter/execute.js";
 import { hasPython, pythonErrors } from "./cpython-parse.js";
+import { loadSlack } from "../interpreter/stall.js";
 
 function tool(name: string, outputSchema: Record<string, unknown> | undefined, extra: Partial<CatalogTool> = {}): CatalogTool {
   return { server: "demo", name, python: canonicalName(name), inputSchema: { type: "object" }, outputSchema, ...extra };
@@ -162,9 +163,15 @@ describe("return types", () => {
     const render = [() => serverStub(s), () => toolStub(s, bomb), () => toolDocs(s, bomb)];
     for (const f of render) f(); // compiled once, as in a running gateway
     for (const f of render) {
-      const start = performance.now();
-      const text = f();
-      expect(performance.now() - start).toBeLessThan(50);
+      // The best of three: any one run on a loaded machine can be descheduled.
+      let ms = Infinity;
+      let text = "";
+      for (let run = 0; run < 3 && ms >= 50 * loadSlack(); run++) {
+        const start = performance.now();
+        text = f();
+        ms = Math.min(ms, performance.now() - start);
+      }
+      expect(ms).toBeLessThan(50 * loadSlack());
       expect(text.length).toBeLessThan(20_000);
     }
   });

@@ -1,7 +1,17 @@
 // How long a run held the event loop: a timer ticks every `periodMs` while it goes on, and the
 // longest gap between two ticks (or the last tick and the end) is the longest stall. The hostile
 // scripts and the fuzzer measure every run with it (SPEC §2: no operation may hold the loop long).
+import { cpus, loadavg } from "node:os";
 import { execute, type ExecuteOptions, type SandboxResult } from "../../src/interpreter/execute.js";
+
+/**
+ * How much slower than a machine with a free core this one runs now: the run queue per core
+ * (1-minute load average), at least 1. Time bounds are for a free core; a CI machine running
+ * other suites, or a helper's build, multiplies every wall time and stall by about this much.
+ */
+export function loadSlack(): number {
+  return Math.max(1, loadavg()[0]! / cpus().length);
+}
 
 export interface Measured {
   result: SandboxResult;
