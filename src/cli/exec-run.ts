@@ -1,6 +1,6 @@
 // code-mode-exec's work: reads its arguments, runs one script in the sandbox and prints its
 // SandboxResult as one JSON object (SPEC §8). The binary (exec.ts) and the start-up snapshot's
-// entry (exec-snapshot.ts) both call runExec.
+// entry (exec-snapshot.ts) both call startExec.
 import { readFileSync, statSync } from "node:fs";
 import { stringifyPlain } from "../interpreter/boundary.js";
 import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";

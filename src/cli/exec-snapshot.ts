@@ -36,7 +36,8 @@ startupSnapshot.setDeserializeMainFunction(() => {
     void startExec(args);
     return;
   }
-  // Loaded here, not imported: Node does not vouch for child_process in a snapshot's heap.
+  // Loaded here, not imported: Node does not vouch for child_process in a snapshot's heap
+  // (process.getBuiltinModule is Node 20.16 or newer).
   const { spawnSync } = process.getBuiltinModule("node:child_process");
   const child = spawnSync(process.execPath, [...nodeFlags(), BUNDLED_BINARY, ...args], { stdio: "inherit" });
   process.exitCode = child.status ?? 2;
