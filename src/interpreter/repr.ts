@@ -289,8 +289,9 @@ const BYTE_ESCAPES = ["'", '"'].map((quote) =>
   ),
 );
 
-/** Runs of printable bytes (all ASCII) as text. */
-const ASCII_DECODER = new TextDecoder("latin1");
+// Runs of printable bytes (all ASCII) as text. Made on first use: a TextDecoder made at import
+// cannot be kept in code-mode-exec's start-up snapshot (src/cli/exec-snapshot.ts).
+let asciiDecoder: InstanceType<typeof TextDecoder> | undefined;
 
 /** Python's repr of bytes; charges `charge` (when given) for the text it builds, as strRepr does. */
 export function bytesRepr(b: Uint8Array, charge?: Charge, builtBefore = 0): string {
@@ -301,17 +302,18 @@ export function bytesRepr(b: Uint8Array, charge?: Charge, builtBefore = 0): stri
     quote,
     b.length,
     (from, to, parts) => {
+      const ascii = (asciiDecoder ??= new TextDecoder("latin1"));
       let count = 0;
       let done = from;
       for (let i = from; i < to; i++) {
         const escape = escapes[b[i]!]!;
         if (escape === null) continue;
-        if (done < i) parts.push(ASCII_DECODER.decode(b.subarray(done, i)));
+        if (done < i) parts.push(ascii.decode(b.subarray(done, i)));
         parts.push(escape);
         count++;
         done = i + 1;
       }
-      if (done < to) parts.push(ASCII_DECODER.decode(b.subarray(done, to)));
+      if (done < to) parts.push(ascii.decode(b.subarray(done, to)));
       return count;
     },
     charge,

@@ -249,7 +249,9 @@ export function sliceIndices(length: number, start?: Value, stop?: Value, step?:
   return { start: from, stop: to, step: st, count };
 }
 
-const UTF16 = new TextDecoder("utf-16le");
+// UTF-16 code units as text. Made on first use: a TextDecoder made at import cannot be kept in
+// code-mode-exec's start-up snapshot (src/cli/exec-snapshot.ts).
+let utf16: InstanceType<typeof TextDecoder> | undefined;
 
 /** Picks every step-th unit of a string without surrogates, `count` of them from unit `start`. */
 function pickUnits(s: string, start: number, step: number, count: number): string {
@@ -261,7 +263,7 @@ function pickUnits(s: string, start: number, step: number, count: number): strin
   const codes = new Uint16Array(count);
   for (let k = 0, u = start; k < count; k++, u += step) codes[k] = s.charCodeAt(u);
   // Lossless: there is no surrogate to mangle.
-  return UTF16.decode(codes);
+  return (utf16 ??= new TextDecoder("utf-16le")).decode(codes);
 }
 
 /** s[start:stop:step] with Python's semantics (None bounds, negative step, clamping). */

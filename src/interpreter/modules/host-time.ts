@@ -73,7 +73,8 @@ export function localSeconds(seconds: number): number {
 class ZoneMemo {
   readonly names = new Map<string, string>();
   readonly standard = new Map<number, number>();
-  readonly format = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" });
+  /** Made on first use: it costs ~20 ms at start-up, and cannot be kept in a start-up snapshot. */
+  format: Intl.DateTimeFormat | null = null;
   constants: { year: number; value: HostZone } | null = null;
 
   constructor(readonly tz: string | undefined) {}
@@ -95,6 +96,7 @@ export function localZoneName(seconds: number): string {
   const key = `${localOffset(seconds)}/${localIsDst(seconds)}`;
   let name = m.names.get(key);
   if (name === undefined) {
+    m.format ??= new Intl.DateTimeFormat("en-US", { timeZoneName: "short" });
     name = m.format.formatToParts(new Date(clamp(seconds) * 1000)).find((p) => p.type === "timeZoneName")?.value ?? "UTC";
     if (m.names.size >= 256) m.names.clear();
     m.names.set(key, name);

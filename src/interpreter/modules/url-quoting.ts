@@ -239,11 +239,13 @@ function percentDecode(s: string): Uint8Array {
   return out.subarray(0, n);
 }
 
-const UTF8_REPLACING = new TextDecoder("utf-8");
+// UTF-8 with replacement characters. Made on first use: a TextDecoder made at import cannot be
+// kept in code-mode-exec's start-up snapshot (src/cli/exec-snapshot.ts).
+let utf8Replacing: InstanceType<typeof TextDecoder> | undefined;
 
 function decodeBytes(ctx: NativeContext, bytes: Uint8Array, encoding: Value, errors: Value): string {
   const codec = typeof encoding === "string" ? encoding.toLowerCase().replace(/[-_]/g, "") : "";
-  if ((codec === "utf8" || codec === "u8") && errors === "replace") return UTF8_REPLACING.decode(bytes);
+  if ((codec === "utf8" || codec === "u8") && errors === "replace") return (utf8Replacing ??= new TextDecoder("utf-8")).decode(bytes);
   return lookupMethod(new PyBytes(bytes), "decode")!(ctx, new PyBytes(bytes), [encoding, errors], null) as string;
 }
 
