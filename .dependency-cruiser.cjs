@@ -1,0 +1,35 @@
+// The project's layers, checked on the compiled JavaScript (dist/) by test/architecture.test.ts
+// and `npm run check:layers`. Lowest first: grammar, interpreter (the sandbox), upstream (MCP
+// connections), codemode (stubs, search, the bridge), gateway (the domain: clients, keys,
+// visibility), agent (agent mode), api (HTTP), cli (composition). A module may import its own
+// layer and the layers below it, never one above: the rules below forbid each upward edge.
+const LAYERS = ["grammar", "src/interpreter", "src/upstream", "src/codemode", "src/gateway", "src/agent", "src/api", "src/cli"];
+
+/** Which lower layers each layer may not import although they are below it (kept apart on purpose). */
+const APART = {
+  // Upstream connections know nothing of the sandbox.
+  "src/upstream": ["grammar", "src/interpreter"],
+};
+
+const forbidden = [];
+LAYERS.forEach((layer, i) => {
+  const above = LAYERS.slice(i + 1);
+  const apart = APART[layer] ?? [];
+  const targets = [...above, ...apart];
+  if (targets.length === 0) return;
+  forbidden.push({
+    name: `layer-${layer.replace("src/", "")}`,
+    comment: `${layer} may not import ${targets.join(", ")}`,
+    severity: "error",
+    from: { path: `^dist/${layer}/` },
+    to: { path: `^dist/(${targets.join("|")})/` },
+  });
+});
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "\\.map$" },
+  },
+};
