@@ -37,7 +37,9 @@ every round so that the machine's other load falls on all of them alike):
    later round), then each round times ${n.reps} new text${s(n.reps)} of each, the workloads in turn. CPU time as above; the figure is the median
    of all ${n.reps * n.rounds} timed runs (${n.rounds} round${s(n.rounds)} × ${n.reps}). CPython: \`compile()\` + \`exec()\` of the new text in
    one warm \`python3\` process per round; ours, Monty and Pyodide in this process, their parse
-   or compile included.
+   or compile included. "Ours, closures only" is ours with the JavaScript tier off
+   (\`setCodegen("never")\`): by default a function of a new script moves to that tier at its
+   1000th call, and V8 then compiles the new unit's code from scratch.
 3. **Fresh process per script**: wall time from spawn to exit of \`node --max-semi-space-size=32
    dist/src/cli/exec.js FILE\` (code-mode-exec as \`npm run exec\` runs it, its JSON printed),
    \`python3 FILE\` and \`node dist/bench/interpreter/monty-process.js FILE\` (a Node process that

@@ -56,11 +56,13 @@ describe("bench:interpreter's scenarios", () => {
 
   it("new script: a figure per engine and run, the RESULT CPython gives, a well-formed table", async () => {
     const f = await runNewScripts({ rounds: 1, warmFirst: 1, warm: 0, reps: 2 }, PAIR);
-    expectFigures(f.samples, ["ours", "cpython", "monty", "pyodide"], PAIR, 2);
+    const engines = ["ours", "closures", "cpython", "monty", "pyodide"];
+    expectFigures(f.samples, engines, PAIR, 2);
     const expected = expectedResults(PAIR);
-    for (const engine of ["ours", "cpython", "monty", "pyodide"]) expect(f.results.get(engine)).toEqual(expected);
+    for (const engine of engines) expect(f.results.get(engine)).toEqual(expected);
     const table = scenarioTable("new script", PAIR, f.samples, [
       { engine: "ours", title: "ours" },
+      { engine: "closures", title: "closures" },
       { engine: "cpython", title: "CPython" },
       { engine: "monty", title: "Monty" },
       { engine: "pyodide", title: "Pyodide" },
