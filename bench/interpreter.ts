@@ -1,282 +1,173 @@
-// Interpreter speed: eight workloads (bench/interpreter/*.py) run by ours, CPython, Monty and
-// Pyodide side by side in one run, plus the cost of one trivial execution. `npm run
-// bench:interpreter` (add `-- --quick` for a short run, `-- --write` to record its section of
-// bench/RESULTS.md).
+// Interpreter speed in the scenarios a gateway meets, side by side in one run against CPython
+// (python3), Monty (@pydantic/monty) and Pyodide (issue 21):
+//   1. repeated script: the same text again and again (bench/interpreter/repeated.ts);
+//   2. new script, run once, in a warm process: a text never seen before (new-script.ts);
+//   3. fresh process per script: code-mode-exec FILE against python3 FILE and Monty's process;
+//   4. start-up: each of them running -c 'RESULT=1' (both in processes.ts).
 //
-// What is timed, per engine:
-// - ours: the public `execute(source)` with the default budgets on: parse, compile, run, result
-//   conversion, everything a caller pays; a repeated script, so on the JavaScript tier;
-// - ours, closures only: the same with the JavaScript tier off (what a script's first run uses);
-// - CPython: `exec` of code compiled beforehand, in-process (bench/interpreter/cpython.py);
-// - Monty: `new Monty(source).run()` (its parse included, as ours);
-// - Pyodide: `runPython(source)` in a fresh globals dict (its compile included; the ~3 s load
-//   of the WebAssembly module is not timed).
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Monty } from "@pydantic/monty";
-import { loadPyodide } from "pyodide";
-import { setCodegen } from "../src/interpreter/compile.js";
-import { execute } from "../src/interpreter/execute.js";
+//   npm run bench:interpreter                      all four (about 4 minutes)
+//   npm run bench:interpreter -- --quick           a smoke run (short rounds; its section says so)
+//   npm run bench:interpreter -- --write           also record the section of bench/RESULTS.md
+//   npm run bench:interpreter -- --only new,fresh  some scenarios (repeated, new, fresh, startup)
+import { loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
 import { median, writeSection } from "./results.js";
+import { loadEngines } from "./interpreter/engines.js";
+import { runNewScripts } from "./interpreter/new-script.js";
+import { method, type Plans, REPEATED_HISTORY } from "./interpreter/notes.js";
+import { type ProcessEngine, runFreshProcesses, runStartup, STARTUP_CODE } from "./interpreter/processes.js";
+import { fmt, met, mismatches, ratio, scenarioTable } from "./interpreter/report.js";
+import { runRepeated } from "./interpreter/repeated.js";
+import { ALL_WORKLOADS, expectedResults, TUNED_WORKLOADS } from "./interpreter/workloads.js";
+
+const SCENARIOS = ["repeated", "new", "fresh", "startup"] as const;
+type Scenario = (typeof SCENARIOS)[number];
 
 const quick = process.argv.includes("--quick");
-const here = (path: string) => fileURLToPath(new URL(`../../bench/interpreter/${path}`, import.meta.url));
+const write = process.argv.includes("--write");
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? "").split(",") : [...SCENARIOS];
+const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
+if (unknown.length || !only.length) {
+  console.error(`--only takes a comma-separated list of ${SCENARIOS.join(", ")}; got ${unknown.join(", ") || "nothing"}`);
+  process.exit(2);
+}
+const wanted = (s: Scenario) => only.includes(s);
 
-const WORKLOADS = [
-  { file: "arithmetic.py", name: "arithmetic loop (300k iterations)" },
-  { file: "string_building.py", name: "string building (join + +=)" },
-  { file: "dict_counting.py", name: "dict counting (180k words)" },
-  { file: "comprehension_sort.py", name: "list comprehension + sort with key" },
-  { file: "fib.py", name: "recursive fib(25)" },
-  { file: "json_records.py", name: "transform 1,000 JSON records" },
-  { file: "fstrings.py", name: "f-string formatting (20k lines)" },
-  { file: "string_parsing.py", name: "string-method parsing (8k log lines)" },
-].map((w) => ({ ...w, source: readFileSync(here(w.file), "utf8") }));
-
-const TRIVIAL = "RESULT = 1 + 1\n";
-const rounds = quick ? 1 : 3;
-const reps = quick ? 3 : 5;
-const warmup = quick ? 1 : 2;
-const warmupMs = quick ? 250 : 600;
-const trivialBatches = quick ? 15 : 41;
-const trivialBatch = 200;
-
-type Engine = "ours" | "closures" | "cpython" | "monty" | "pyodide";
-const ENGINES: Engine[] = ["ours", "closures", "cpython", "monty", "pyodide"];
-
-// ---------------------------------------------------------------- the in-process engines
-
-const pyodide = await loadPyodide();
-const pyDict = pyodide.globals.get("dict") as () => { destroy(): void };
-
-/** Runs `source` once in `engine`; returns its RESULT as JSON (for the cross-check). */
-async function runOnce(engine: Exclude<Engine, "cpython">, source: string): Promise<string> {
-  if (engine === "ours" || engine === "closures") {
-    if (engine === "closures") setCodegen("never");
-    try {
-      const r = await execute(source);
-      if (r.error) throw new Error(`${engine} failed: ${r.error.type}: ${r.error.message}`);
-      return JSON.stringify(r.result);
-    } finally {
-      setCodegen("auto");
+const plans: Plans = quick
+  ? {
+      repeated: { rounds: 1, reps: 3, warmup: 1, warmupMs: 250, trivialBatches: 15, trivialBatch: 200 },
+      newScript: { rounds: 1, warmFirst: 2, warm: 0, reps: 2 },
+      freshRounds: 1,
+      startup: { rounds: 2, pyodideRounds: 1 },
     }
-  }
-  if (engine === "monty") return JSON.stringify(new Monty(`${source}\nRESULT\n`).run());
-  const globals = pyDict();
-  try {
-    pyodide.runPython(source, { globals: globals as never });
-    const value = (globals as unknown as Map<string, unknown> & { get(k: string): unknown }).get("RESULT");
-    const plain = value && typeof value === "object" && "toJs" in value ? (value as { toJs(): unknown; destroy(): void }) : null;
-    const js = plain ? plain.toJs() : value;
-    plain?.destroy();
-    return JSON.stringify(js);
-  } finally {
-    globals.destroy();
-  }
+  : {
+      repeated: { rounds: 3, reps: 5, warmup: 2, warmupMs: 600, trivialBatches: 41, trivialBatch: 200 },
+      newScript: { rounds: 3, warmFirst: 4, warm: 1, reps: 3 },
+      freshRounds: 3,
+      startup: { rounds: 7, pyodideRounds: 1 },
+    };
+
+// A smoke run takes two tuned and two unseen workloads into the new-script and process scenarios.
+const QUICK_FILES = ["json_records.py", "fib.py", "word_stats.py", "graph_paths.py"];
+const workloads = quick ? ALL_WORKLOADS.filter((w) => QUICK_FILES.includes(w.file)) : ALL_WORKLOADS;
+const unseenCount = workloads.filter((w) => w.unseen).length;
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(", ");
+const loadAtStart = load();
+const started = performance.now();
+const sections: string[] = [];
+const summary: string[] = [];
+const targets: string[] = [];
+const problems: string[] = [];
+const x = (n: number) => `${n.toFixed(2)}×`;
+let lap = performance.now();
+/** Seconds since the last call: each scenario's share of the run. */
+const took = () => {
+  const now = performance.now();
+  const seconds = ((now - lap) / 1000).toFixed(0);
+  lap = now;
+  return seconds;
+};
+
+await loadEngines();
+took();
+
+if (wanted("repeated")) {
+  const f = await runRepeated(plans.repeated, TUNED_WORKLOADS);
+  const s = f.samples;
+  const table = scenarioTable("1. repeated script (ms CPU, median)", TUNED_WORKLOADS, s, [
+    { engine: "ours", title: "ours" },
+    { engine: "closures", title: "ours, closures only" },
+    { engine: "cpython", title: `CPython ${f.version}` },
+    { engine: "monty", title: "Monty" },
+    { engine: "pyodide", title: "Pyodide" },
+  ]);
+  const us = (key: string) => median(f.trivial.get(key)!);
+  const trivialTable = [
+    "| 1. trivial execution, in process (µs CPU, median) | ours: repeated script | ours: new script | CPython | Monty | Pyodide |",
+    "|---|---:|---:|---:|---:|---:|",
+    `| \`RESULT = 1 + 1\`: parse + run + result | ${us("ours").toFixed(1)} | ${us("ours-uncached").toFixed(1)} | ${us("cpython").toFixed(1)} | ${us("monty").toFixed(1)} | ${us("pyodide").toFixed(1)} |`,
+  ].join("\n");
+  sections.push(`${table}\n\n${trivialTable}`);
+  const vsC = ratio(s, TUNED_WORKLOADS, "ours", "cpython");
+  summary.push(`| 1. repeated script (8 tuned workloads, CPU) | ${x(vsC)} | ${x(ratio(s, TUNED_WORKLOADS, "ours", "monty"))} | ${x(ratio(s, TUNED_WORKLOADS, "ours", "pyodide"))} | ${took()} |`);
+  targets.push(`- repeated script: ours ÷ CPython ≤ 0.5: ${vsC.toFixed(2)}, ${met(vsC <= 0.5)}; a trivial execution under 10 µs: ${us("ours").toFixed(1)} µs, ${met(us("ours") < 10)} (${us("ours-uncached").toFixed(1)} µs when its parse is not cached, ${met(us("ours-uncached") < 10)}); closures only, ${x(ratio(s, TUNED_WORKLOADS, "closures", "cpython"))} CPython.`);
+  problems.push(...mismatches(TUNED_WORKLOADS, f.results.get("cpython")!, new Map([...f.results].filter(([e]) => e !== "cpython"))));
 }
 
-/**
- * CPU time of this process in milliseconds. The machine is shared: wall-clock time would charge
- * every engine for the other processes' use of the two cores, CPU time much less. (Node's
- * parallel GC threads count against ours.)
- */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
+const expected = wanted("new") || wanted("fresh") ? expectedResults(workloads) : [];
+
+if (wanted("new")) {
+  const f = await runNewScripts(plans.newScript, workloads);
+  const s = f.samples;
+  const n = plans.newScript.rounds * plans.newScript.reps;
+  sections.push(
+    scenarioTable(`2. new script, run once, warm process (ms CPU, median of ${n})`, workloads, s, [
+      { engine: "ours", title: "ours" },
+      { engine: "closures", title: "ours, closures only" },
+      { engine: "cpython", title: `CPython ${f.version}: compile + exec` },
+      { engine: "monty", title: "Monty" },
+      { engine: "pyodide", title: "Pyodide" },
+    ]),
+  );
+  const vsC = ratio(s, workloads, "ours", "cpython");
+  summary.push(`| 2. new script, run once, warm process (${workloads.length} workloads, CPU) | ${x(vsC)} | ${x(ratio(s, workloads, "ours", "monty"))} | ${x(ratio(s, workloads, "ours", "pyodide"))} | ${took()} |`);
+  targets.push(`- new script, run once, warm process: ours ÷ CPython ≤ 1.0: ${vsC.toFixed(2)}, ${met(vsC <= 1)} (stretch ≤ 0.6: ${met(vsC <= 0.6)}; the ${unseenCount} unseen alone ${ratio(s, workloads, "ours", "cpython", (w) => w.unseen).toFixed(2)}; closures only, ${x(ratio(s, workloads, "closures", "cpython"))} CPython).`);
+  problems.push(...mismatches(workloads, expected, f.results));
 }
 
-/**
- * Median milliseconds of `reps` runs, after at least `warmup` untimed runs and `warmupMs` of them:
- * V8 needs a few runs to optimize ours (the gateway is a long-lived process, so the steady state
- * is the one that matters), and a CPython or Monty run is as fast the first time as the tenth.
- */
-async function timeWorkload(engine: Exclude<Engine, "cpython">, source: string): Promise<{ ms: number; result: string }> {
-  let result = "";
-  const warmStart = cpuMs();
-  for (let i = 0; i < warmup || cpuMs() - warmStart < warmupMs; i++) result = await runOnce(engine, source);
-  const samples: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const started = cpuMs();
-    result = await runOnce(engine, source);
-    samples.push(cpuMs() - started);
-  }
-  return { ms: median(samples), result };
+if (wanted("fresh")) {
+  const f = runFreshProcesses(plans.freshRounds, workloads);
+  const s = f.samples;
+  sections.push(
+    scenarioTable(`3. fresh process per script (ms wall, median of ${plans.freshRounds})`, workloads, s, [
+      { engine: "ours", title: "code-mode-exec FILE" },
+      { engine: "cpython", title: "python3 FILE" },
+      { engine: "monty", title: "Monty's process" },
+    ]),
+  );
+  const vsC = ratio(s, workloads, "ours", "cpython");
+  const vsM = ratio(s, workloads, "ours", "monty");
+  summary.push(`| 3. fresh process per script (${workloads.length} workloads, wall) | ${x(vsC)} | ${x(vsM)} | | ${took()} |`);
+  targets.push(`- fresh process per script: ours ÷ Monty ≤ 1.0: ${vsM.toFixed(2)}, ${met(vsM <= 1)}; ours ÷ CPython ≤ 2.0: ${vsC.toFixed(2)}, ${met(vsC <= 2)}.`);
+  problems.push(...mismatches(workloads, expected, f.results));
 }
 
-/** Median microseconds per trivial execution, over batches of back-to-back runs. */
-async function timeTrivial(run: () => unknown): Promise<number> {
-  // Long enough for V8 to optimize, and to pay off the collector's debt left by the workloads.
-  const warmStart = cpuMs();
-  for (let i = 0; i < 2000 || cpuMs() - warmStart < 2 * warmupMs; i++) await run();
-  const samples: number[] = [];
-  for (let b = 0; b < trivialBatches; b++) {
-    const started = cpuMs();
-    for (let i = 0; i < trivialBatch; i++) await run();
-    samples.push(((cpuMs() - started) * 1000) / trivialBatch);
-  }
-  return median(samples);
+if (wanted("startup")) {
+  const times = runStartup(plans.startup);
+  const ms = (e: ProcessEngine) => median(times.get(e)!);
+  const runs = (e: ProcessEngine) => times.get(e)!.length;
+  sections.push(
+    [
+      `| 4. start-up: \`-c '${STARTUP_CODE}'\` (ms wall, median) | code-mode-exec | python3 | Monty's process | Pyodide's process | \`node -e 1\` | ours ÷ CPython | ours ÷ Monty |`,
+      "|---|---:|---:|---:|---:|---:|---:|---:|",
+      `| runs: ${runs("ours")} (Pyodide ${runs("pyodide")}) | ${(["ours", "cpython", "monty", "pyodide", "node"] as const).map((e) => fmt(ms(e))).join(" | ")} | ${(ms("ours") / ms("cpython")).toFixed(2)} | ${(ms("ours") / ms("monty")).toFixed(2)} |`,
+    ].join("\n"),
+  );
+  const vsC = ms("ours") / ms("cpython");
+  summary.push(`| 4. start-up, \`-c '${STARTUP_CODE}'\` (wall) | ${x(vsC)} | ${x(ms("ours") / ms("monty"))} | ${x(ms("ours") / ms("pyodide"))} | ${took()} |`);
+  targets.push(`- start-up: code-mode-exec ÷ python3 ≤ 2.0: ${vsC.toFixed(2)} (${fmt(ms("ours"))} ms against ${fmt(ms("cpython"))} ms), ${met(vsC <= 2)}.`);
 }
 
-function cpython(): { version: string; workloads: { ms: number; result: string }[]; trivial_us: number } {
-  const spec = { workloads: WORKLOADS.map((w) => ({ name: w.file, source: w.source })), reps, warmup, warmupMs, trivial: TRIVIAL, trivialBatch, trivialBatches };
-  const run = spawnSync("python3", [here("cpython.py")], { input: JSON.stringify(spec), maxBuffer: 1 << 24 });
-  if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr.toString()}`);
-  return JSON.parse(run.stdout.toString());
-}
-
-// ---------------------------------------------------------------- measuring
-
-const times = new Map<Engine, number[][]>(ENGINES.map((e) => [e, WORKLOADS.map(() => [])]));
-const results = new Map<Engine, string[]>();
-const trivial = new Map<string, number[]>();
-const addTrivial = (key: string, us: number) => trivial.set(key, [...(trivial.get(key) ?? []), us]);
-let version = "";
-
-// Rounds alternate the engines so that noise from other processes falls on all of them alike.
-for (let round = 0; round < rounds; round++) {
-  for (const engine of ["ours", "closures", "monty", "pyodide"] as const) {
-    const found: string[] = [];
-    for (const [i, w] of WORKLOADS.entries()) {
-      const t = await timeWorkload(engine, w.source);
-      times.get(engine)![i]!.push(t.ms);
-      found.push(t.result);
-    }
-    results.set(engine, found);
-  }
-  const py = cpython();
-  version = py.version;
-  py.workloads.forEach((w, i) => times.get("cpython")![i]!.push(w.ms));
-  results.set("cpython", py.workloads.map((w) => w.result));
-  addTrivial("cpython", py.trivial_us);
-  addTrivial("ours", await timeTrivial(() => execute(TRIVIAL)));
-  // A source text never seen before misses the parse cache: the cost of a new script.
-  let fresh = 0;
-  addTrivial("ours-uncached", await timeTrivial(() => execute(`${TRIVIAL}# ${fresh++}\n`)));
-  addTrivial("monty", await timeTrivial(() => new Monty("1 + 1").run()));
-  addTrivial("pyodide", await timeTrivial(() => pyodide.runPython("1 + 1")));
-}
-
-// ---------------------------------------------------------------- the table
-
-const ms = (engine: Engine, i: number) => median(times.get(engine)![i]!);
-const fmt = (t: number) => (t >= 100 ? t.toFixed(0) : t >= 10 ? t.toFixed(1) : t.toFixed(2));
-const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
-const ratio = (peer: Engine, engine: Engine = "ours") => geomean(WORKLOADS.map((_, i) => ms(engine, i) / ms(peer, i)));
-
-const mismatches: string[] = [];
-const rows = WORKLOADS.map((w, i) => {
-  const expected = results.get("cpython")![i];
-  for (const engine of ["ours", "closures", "monty", "pyodide"] as const) {
-    if (results.get(engine)![i] !== expected) mismatches.push(`${w.file}: ${engine} gave ${results.get(engine)![i]}, CPython ${expected}`);
-  }
-  const o = ms("ours", i);
-  return `| ${w.name} | ${fmt(o)} | ${fmt(ms("closures", i))} | ${fmt(ms("cpython", i))} | ${fmt(ms("monty", i))} | ${fmt(ms("pyodide", i))} | ${(o / ms("cpython", i)).toFixed(2)} | ${(o / ms("monty", i)).toFixed(2)} |`;
-});
-const vsCpython = ratio("cpython");
-const vsMonty = ratio("monty");
-const vsPyodide = ratio("pyodide");
-const closuresVsCpython = ratio("cpython", "closures");
-rows.push(`| **geometric mean of ours ÷ peer** | | (${closuresVsCpython.toFixed(2)} × CPython) | | | | **${vsCpython.toFixed(2)}** | **${vsMonty.toFixed(2)}** |`);
-const table = [
-  `| workload (ms, median) | ours | ours, closures only | CPython ${version} | Monty | Pyodide | ours ÷ CPython | ours ÷ Monty |`,
-  "|---|---:|---:|---:|---:|---:|---:|---:|",
-  ...rows,
+const seconds = (performance.now() - started) / 1000;
+const summaryTable = [
+  "| scenario (geometric mean of ours ÷ peer) | ÷ CPython | ÷ Monty | ÷ Pyodide | seconds of this run |",
+  "|---|---:|---:|---:|---:|",
+  ...summary,
 ].join("\n");
-
-const us = (key: string) => median(trivial.get(key)!);
-const trivialTable = [
-  "| trivial execution (µs, median) | ours: repeated script | ours: new script | CPython | Monty | Pyodide |",
-  "|---|---:|---:|---:|---:|---:|",
-  `| \`RESULT = 1 + 1\`: parse + run + result | ${us("ours").toFixed(1)} | ${us("ours-uncached").toFixed(1)} | ${us("cpython").toFixed(1)} | ${us("monty").toFixed(1)} | ${us("pyodide").toFixed(1)} |`,
-].join("\n");
-
-const met = (ok: boolean) => (ok ? "**met**" : "**not met**");
-const targets = [
-  `- ours ÷ CPython, geometric mean ≤ 0.5: ${vsCpython.toFixed(2)}, ${met(vsCpython <= 0.5)}.`,
-  `- ours ÷ Monty, geometric mean ≤ 1.0: ${vsMonty.toFixed(2)}, ${met(vsMonty <= 1)}.`,
-  `- a trivial execution under 10 µs (median): ${us("ours").toFixed(1)} µs for a repeated script, ${met(us("ours") < 10)}; ${us("ours-uncached").toFixed(1)} µs for a new one (parse cache missed), ${met(us("ours-uncached") < 10)}.`,
-  `- (for reference: ours ÷ Pyodide, geometric mean ${vsPyodide.toFixed(2)}.)`,
-].join("\n");
-
-const notes = `
-Times are CPU time of the measuring process (\`process.cpuUsage\`, Python's \`time.process_time\`),
-not wall-clock time: the machine is shared with other jobs, and wall-clock figures swung by 2×
-from run to run. Each workload figure is the median of ${reps} runs × ${rounds} alternating round${rounds === 1 ? "" : "s"}, after
-untimed warm-up runs (at least ${warmup} and ${warmupMs} ms per round, for every engine: V8 optimizes ours
-over the first runs, and the gateway that runs scripts is a long-lived process), all four
-engines in the same run (CPython in a \`python3\` subprocess started by it). Ours is the public \`execute(source)\` with the default budgets
-on (1,000,000 steps and 64 MiB among them; every workload fits in them), so its figure includes
-parsing, compiling and converting the result. CPython is \`exec\` of code compiled beforehand, timed
-in-process. Monty is \`new Monty(source).run()\`, its parse included;
-Pyodide is \`runPython(source)\` in a fresh globals dict, its compile included, its ~3 s start-up
-not. Every engine's RESULT is checked against CPython's. The trivial execution is the median of
-${trivialBatches} batches of ${trivialBatch} back-to-back executions (CPython: \`compile\` + \`exec\`). Ours keeps
-the parse of a script that runs again (by source text, from its second run on), so a repeated
-script skips parsing; "new script" runs a different text each time (a numbered comment) and
-pays for parsing it. The workloads are repeated scripts, like CPython's precompiled code.
-The machine is shared and noisy: compare the ratios within this run, not absolute times.
-
-"Ours" runs each workload as a repeated script: from its third run on (its parse kept, its
-runs over 10,000 steps), its module and function bodies are compiled to JavaScript functions
-(src/interpreter/codegen.ts), shared by every later run, which V8 optimizes over the warm-up
-runs. "Ours, closures only" is the same \`execute\` with that tier off: the closure tree of
-compile.ts, what new and short scripts run on (a function of any run moves to the JavaScript
-tier at its 1000th call).
-
-Node runs with \`--max-semi-space-size=32\` (the machine line above says so), as the gateway and
-code-mode-exec do: a 32 MiB young generation instead of V8's default 16. Without it (\`node
-dist/bench/interpreter.js\`, one run on 2026-11-30) ours ÷ CPython was 0.61 instead of 0.49: the
-workloads that keep tens of thousands of young values alive, which the collector copies at every
-scavenge, were slower (string building 1.6×, comprehension + sort 1.6×, f-strings 1.4×).
-
-Spread: before the shortcuts of 2026-11-30's second session (commit 0c85949), nine full runs
-gave ours ÷ CPython 0.48 to 0.52 (fib at 1.02-1.06 and JSON records at 0.91-1.14 in each). With
-them, runs of the builds along the way gave 0.47, 0.45 and 0.46, and of commit 8a56f48 0.47,
-0.48 and 0.47. Later in the day, on a busier machine (CPython's own figures 2-5% slower, fib 8.2
-against 7.7-8.0 ms), this build gave the table above and then 0.52, 0.48, 0.52, 0.48 and 0.51, and a build
-in between 0.49 and 0.47; separate-process A/B runs of 8a56f48 and this build (fib, string
-building, dict counting, JSON records) showed no difference between them. The target is met in
-most runs, by a thin margin that this machine's load can erase.
-
-History: before issue 7's speed work (commit 82f964d, \`--quick\`) ours ÷ CPython was 3.56, a
-trivial execution 19.0 µs; with the closure tree tuned (commit 99e1cc0, full run) 1.66, and 0.71
-of Monty's time; with the JavaScript tier (commit 0affa91) 0.66; with its calls and globals
-tuned (commit 0c85949) 0.48-0.52.
-
-What the second session of 2026-11-30 added: in the JavaScript tier, float arithmetic and
-comparisons, \`k in d\` for str keys, dict.get and list.append at their call sites, negative
-indexes, tuple unpacking and starred displays inline; in the built-ins, shortcuts for int() and float() of plain
-decimal text, round(x, n), small int powers, sorting up to 16 ints, str.replace with a few
-matches, str.title() of ASCII text, % templates (parsed once), dict copies and repr() of
-containers. Each has a differential test against python3 (codegen.test.ts, int-text, float-text,
-round, int-pow, dict-copy, repr-containers, sort-keys and str-methods test files).
-
-Where the time goes now (\`node --cpu-prof\`, JavaScript tier): an iteration of the arithmetic
-loop costs some 13 ns (CPython: 84 ns); a Python call some 30 ns (CPython: 32 ns): the frame and
-its slots, which every call allocates, and three steps. Removing the steps from a throwaway build
-saved a quarter of both, but most of that is the time slice (below), not the counting. JSON
-records is mostly building dicts (a JavaScript Map each, about 130 ns for seven keys) and reading
-them; string parsing, str methods called through their call sites. Garbage collection is 10-40%
-of the allocation-heavy workloads' CPU time, most of it in the few runs a scavenge falls in,
-which the medians mostly skip. What would remove most of the rest: Python calls without a heap
-frame (locals in JavaScript variables, a frame made only when a traceback or a suspension needs
-one), and a way to yield that leaves V8's code for the unit as fast as before its first yield.
-
-Tried on 2026-11-30 and not kept (separate-process A/B runs, then this bench in alternating runs):
-- Steps counted in a local of each JavaScript-tier unit, added to the budget before every call
-  out and in a \`finally\`: no faster in either (the \`finally\`, and re-reading the budget after
-  every call, cost what the memory ticks had).
-- Much of what the steps seemed to cost is the time slice: a run that yields once (the first
-  slice is 0.5 ms) ran the arithmetic loop at ~5.0 ms against ~3.7 ms with no yield, and fib at
-  ~8.4 against ~7.4, though the time per step before and after the yield was the same: V8's code,
-  compiled once the re-entry paths had run, is slower throughout. A unit split in two functions
-  (one run from the start without the re-entry guards, one to resume in) made separate-process
-  runs of the arithmetic loop ~20% faster, but this bench, with every workload in one process,
-  slower (0.53, 0.54 and 0.53 against 0.51 and 0.49 for the build before, alternating).`;
-
-const mismatchText = mismatches.length ? `\n\nResults that differ from CPython's:\n${mismatches.map((m) => `- ${m}`).join("\n")}` : "";
-const body = `${table}\n\n${trivialTable}\n\nTargets:\n${targets}\n${notes}${mismatchText}`;
+const body = [
+  `Load average (1, 5, 15 min, as \`uptime\` prints it) at the start: ${loadAtStart}; at the end: ${load()}. ${seconds.toFixed(0)} s in all${quick ? " (--quick: short rounds, figures rough)" : ""}.`,
+  summaryTable,
+  `Targets (issue 21):\n${targets.join("\n")}`,
+  ...sections,
+  problems.length ? `Results that differ from CPython's:\n${problems.map((m) => `- ${m}`).join("\n")}` : "Every engine's RESULT matched CPython's.",
+  method(plans),
+  ...(wanted("repeated") ? [REPEATED_HISTORY] : []),
+].join("\n\n");
 console.log(body);
-if (process.argv.includes("--write")) writeSection("bench:interpreter", "Interpreter speed", `npm run bench:interpreter -- ${quick ? "--quick " : ""}--write`, body);
-process.exit(0);
+if (write) {
+  const flags = [quick ? "--quick" : "", onlyAt >= 0 ? `--only ${only.join(",")}` : "", "--write"].filter(Boolean).join(" ");
+  writeSection("bench:interpreter", "Interpreter speed", `npm run bench:interpreter -- ${flags}`, body);
+}
+process.exit(problems.length ? 1 : 0);

@@ -1,0 +1,68 @@
+// The engines bench:interpreter runs inside its own process: ours (both tiers, or closures
+// only), Monty and Pyodide. Each run gives the script's RESULT as JSON, for the cross-check
+// against CPython.
+import { Monty } from "@pydantic/monty";
+import { loadPyodide } from "pyodide";
+import { setCodegen } from "../../src/interpreter/compile.js";
+import { execute } from "../../src/interpreter/execute.js";
+import { plain } from "./plain.js";
+
+export type InProcessEngine = "ours" | "closures" | "monty" | "pyodide";
+
+/**
+ * CPU time of this process in milliseconds. The machine is shared: wall-clock time would charge
+ * every engine for the other processes' use of the two cores, CPU time much less. (Node's
+ * parallel GC and compiler threads count against ours.)
+ */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+type PyodideApi = Awaited<ReturnType<typeof loadPyodide>>;
+interface PyProxy {
+  toJs(options?: { dict_converter?: (entries: Iterable<[unknown, unknown]>) => unknown }): unknown;
+  destroy(): void;
+}
+let pyodideApi: PyodideApi | null = null;
+
+/** Loads Pyodide's WebAssembly module once (some seconds: never timed). */
+export async function loadEngines(): Promise<void> {
+  pyodideApi ??= await loadPyodide();
+}
+
+/** Runs `source` once in `engine`; returns its RESULT as JSON. */
+export async function runOnce(engine: InProcessEngine, source: string): Promise<string> {
+  if (engine === "ours" || engine === "closures") {
+    if (engine === "closures") setCodegen("never");
+    try {
+      const r = await execute(source);
+      if (r.error) throw new Error(`${engine} failed: ${r.error.type}: ${r.error.message}`);
+      return JSON.stringify(r.result);
+    } finally {
+      setCodegen("auto");
+    }
+  }
+  if (engine === "monty") return JSON.stringify(plain(new Monty(`${source}\nRESULT\n`).run()));
+  const py = pyodideApi;
+  if (!py) throw new Error("Pyodide is not loaded: call loadEngines() first");
+  const globals = (py.globals.get("dict") as () => PyProxy & { get(k: string): unknown })();
+  try {
+    py.runPython(source, { globals: globals as never });
+    const value = globals.get("RESULT");
+    const proxy = value && typeof value === "object" && "toJs" in value ? (value as PyProxy) : null;
+    const js = proxy ? proxy.toJs({ dict_converter: Object.fromEntries }) : value;
+    proxy?.destroy();
+    return JSON.stringify(js);
+  } finally {
+    globals.destroy();
+  }
+}
+
+/** The trivial script, as each in-process engine runs it (for the per-execution cost). */
+export function trivialRunner(engine: "monty" | "pyodide"): () => unknown {
+  if (engine === "monty") return () => new Monty("1 + 1").run();
+  const py = pyodideApi;
+  if (!py) throw new Error("Pyodide is not loaded: call loadEngines() first");
+  return () => py.runPython("1 + 1");
+}
