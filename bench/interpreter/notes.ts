@@ -41,7 +41,8 @@ every round so that the machine's other load falls on all of them alike):
    (\`setCodegen("never")\`): by default a function of a new script moves to that tier at its
    1000th call, and V8 then compiles the new unit's code from scratch.
 3. **Fresh process per script**: wall time from spawn to exit of \`node --max-semi-space-size=32
-   dist/src/cli/exec.js FILE\` (code-mode-exec as \`npm run exec\` runs it, its JSON printed),
+   --snapshot-blob dist/snapshot/code-mode-exec.blob -- FILE\` (code-mode-exec as \`npm run exec\`
+   runs it, from its start-up snapshot; its JSON printed),
    \`python3 FILE\` and \`node dist/bench/interpreter/monty-process.js FILE\` (a Node process that
    loads Monty, runs the file and prints its RESULT); the median of ${p.freshRounds} round${s(p.freshRounds)}, the engines'
    order turning each round. Wall time, because a user waits for it: this figure moves most

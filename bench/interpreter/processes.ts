@@ -11,12 +11,20 @@ import { benchFile, ROOT, type Workload } from "./workloads.js";
 
 export type ProcessEngine = "ours" | "cpython" | "monty" | "pyodide" | "node";
 
-/** code-mode-exec with the Node flags `npm run exec` uses (read from package.json, to stay in step). */
+/**
+ * code-mode-exec as `npm run exec` runs it (read from package.json, to stay in step): either
+ * `node [flags] file.js`, or `node [flags] --snapshot-blob <blob> --` (the start-up snapshot,
+ * whose arguments follow the `--`). Paths are made absolute.
+ */
 function execCommand(): string[] {
   const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
   const words = scripts.exec?.split(/\s+/) ?? [];
-  if (words[0] !== "node" || !words.at(-1)?.endsWith(".js")) throw new Error(`package.json's "exec" script is not \`node [flags] file.js\`: ${scripts.exec}`);
-  return [process.execPath, ...words.slice(1, -1), join(ROOT, words.at(-1)!)];
+  const last = words.at(-1);
+  if (words[0] !== "node" || !(last?.endsWith(".js") || (last === "--" && words.includes("--snapshot-blob")))) {
+    throw new Error(`package.json's "exec" script is neither \`node [flags] file.js\` nor \`node [flags] --snapshot-blob <blob> --\`: ${scripts.exec}`);
+  }
+  const absolute = words.slice(1).map((w, i, all) => (w.endsWith(".js") || all[i - 1] === "--snapshot-blob" ? join(ROOT, w) : w));
+  return [process.execPath, ...absolute];
 }
 
 const helper = (name: string) => join(ROOT, "dist", "bench", "interpreter", name);
