@@ -28,6 +28,8 @@ const BENCHES: Bench[] = [
   { file: "load.js", about: "load, fairness and memory" },
   { file: "interpreter.js", about: "interpreter speed against CPython, Monty and Pyodide" },
   { file: "tensor.js", about: "tensor payloads against the same numbers as zstd+json" },
+  { file: "startup.js", about: "start-up of code-mode-exec and the gateway, step by step" },
+  { file: "loop.js", about: "the longest event-loop stall of each hostile operation" },
 ];
 
 interface Outcome {
