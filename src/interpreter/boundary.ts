@@ -5,7 +5,6 @@ import type { Budget, Limits } from "./budget.js";
 import { pyError, ResourceLimitError } from "./errors.js";
 import { PyInstance } from "./instance.js";
 import { floatRepr, str } from "./repr.js";
-import { Tensor } from "./tensor.js";
 import { PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, typeName, type Value } from "./values.js";
 
 const MAX_INT_BITS = 4096;
@@ -120,13 +119,14 @@ export function toPlain(v: Value, limits: Limits, what: string, strict: boolean)
       // A module's type that has a JSON form (a datetime's ISO text, a named tuple's array).
       return convert(x.pyJson(), depth);
     }
-    if (x instanceof Tensor && x.wire !== null) {
-      // A tensor a tool returned goes on as the payload it came as (to another tool, or out).
-      meter.add(x.wire.length + 2);
-      return x.wire;
-    }
-    if (x instanceof Tensor && strict) {
-      throw pyError("TypeError", `${what} cannot hold a Tensor made in the script (a view or a slice); pass the tensor a tool returned, or .tolist()`);
+    if (x instanceof PyObject && x.pyWire) {
+      // A value with a form of its own goes on in it: a tensor a tool returned, as the payload it
+      // came as (to another tool, or out).
+      const wire = x.pyWire(what, strict);
+      if (wire !== null) {
+        meter.add(wire.length + 2);
+        return wire;
+      }
     }
     if (x instanceof PyBytes && !strict) {
       meter.add(x.bytes.length);

@@ -59,9 +59,6 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
   /** str(); absent: repr(). */
   pyStr?(str: (v: Value) => string, repr: (v: Value) => string): string;
 
-  /** A data attribute (`d.year`, `m.string`); methods come from the class's table. */
-  pyAttr?(name: string): Value | undefined;
-
   /**
    * The hash key (values.ts HashKey) of a value-hashed type, or null when unhashable; identity
    * by default. A value key starts with "\u0000" and a tag of its type, so that it cannot meet
@@ -88,20 +85,12 @@ export abstract class PyInstance extends PyObject implements CommonHooks {
 
   /** `bool(x)`; absent: true. */
   pyBool?(): boolean;
-  /** `len(x)`; absent: TypeError. */
-  pyLen?(): number;
-  /** `iter(x)`: a cursor giving items, then DONE. Absent: not iterable. */
-  pyIter?(): () => Value | typeof import("./objects.js").DONE;
   /** `reversed(x)`: a cursor from the last item back. Absent: not reversible. */
   pyReversed?(): () => Value | typeof import("./objects.js").DONE;
-  /** `x[key]`. */
-  pyGetItem?(key: Value, budget: Budget): Value;
   /** `x[key] = value`. */
   pySetItem?(key: Value, value: Value, budget: Budget): void;
   /** `del x[key]`. */
   pyDelItem?(key: Value, budget: Budget): void;
-  /** `item in x`; absent: iterate and compare, as CPython does for iterables. */
-  pyContains?(item: Value, budget: Budget): boolean;
   /**
    * `x(...)` for callable instances (functools.partial, a cached function). May return a Pending
    * (the call waits on a tool call), so it is typed as a native function's result.

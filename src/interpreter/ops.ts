@@ -9,7 +9,6 @@ import { classOf, dictHooks, instanceBinary, instanceCompare, instanceEquals, in
 import { repr } from "./repr.js";
 import { entrySize, HEAP_NUMBER, MAP_ENTRY, SLOT, storedSize } from "./sizes.js";
 import { cpAt, cpChars, cpIterate, cpLength, cpSlice, isSimple, sliceIndices } from "./strings.js";
-import { Tensor, tensorContains, tensorCursor, tensorGetItem, tensorLength } from "./tensor.js";
 import {
   EMPTY_TUPLE,
   hashKey,
@@ -927,8 +926,7 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
     }
     return false;
   }
-  if (container instanceof Tensor) return tensorContains(container, item, budget);
-  if (container instanceof PyInstance) {
+  if (container instanceof PyObject) {
     if (container.pyContains) return container.pyContains(item, budget);
     if (container.pyIter) {
       const next = container.pyIter();
@@ -949,8 +947,7 @@ export function length(v: Value): number {
   if (v instanceof PyRange) return v.length;
   if (v instanceof PyBytes) return v.bytes.length;
   if (v instanceof PyDictView) return v.dict.size;
-  if (v instanceof Tensor) return tensorLength(v);
-  if (v instanceof PyInstance && v.pyLen) return v.pyLen();
+  if (v instanceof PyObject && v.pyLen) return v.pyLen();
   throw pyError("TypeError", `object of type '${typeName(v)}' has no len()`);
 }
 
@@ -1075,8 +1072,7 @@ function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
     if (i < 0 || i >= container.bytes.length) throw pyError("IndexError", "index out of range");
     return container.bytes[i]!;
   }
-  if (container instanceof Tensor) return tensorGetItem(container, key);
-  if (container instanceof PyInstance && container.pyGetItem) return container.pyGetItem(key, budget);
+  if (container instanceof PyObject && container.pyGetItem) return container.pyGetItem(key, budget);
   // `list[int]`, `dict[str, Any]`: a type expression (generic-alias.ts).
   if (container instanceof PyType || container instanceof PyExcType) return subscriptType(container, key, budget);
   throw pyError("TypeError", `'${typeName(container)}' object is not subscriptable`);
@@ -1234,8 +1230,7 @@ export function iterate(v: Value): () => Value | typeof DONE {
     let i = 0;
     return () => (i < b.length ? b[i++]! : DONE);
   }
-  if (v instanceof Tensor) return tensorCursor(v);
-  if (v instanceof PyInstance && v.pyIter) return v.pyIter();
+  if (v instanceof PyObject && v.pyIter) return v.pyIter();
   throw pyError("TypeError", `'${typeName(v)}' object is not iterable`);
 }
 

@@ -27,7 +27,6 @@ import { type Charge, repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } fro
 import { MIN_SLICE_MS, sliceFor, waitForSlice } from "./scheduler.js";
 import { PyClass, PyInstance } from "./instance.js";
 import { itemsSize } from "./sizes.js";
-import { Tensor, tensorAttribute } from "./tensor.js";
 import { PyDict, PyList, PyObject, PyTuple, typeName, type Value } from "./values.js";
 
 /** A tool call as recorded in the SandboxResult. */
@@ -649,7 +648,10 @@ export function getAttribute(obj: Value, name: string): Value {
   }
   const method = lookupMethod(obj, name);
   if (method) return new PyBoundMethod(obj, name, (ctx, args, kwargs) => method(ctx, obj, args, kwargs));
-  if (obj instanceof Tensor) return tensorAttribute(obj, name);
+  if (obj instanceof PyObject && obj.pyAttr) {
+    const v = obj.pyAttr(name);
+    if (v !== undefined) return v;
+  }
   throw noAttribute(obj, name);
 }
 

@@ -103,6 +103,36 @@ export class Tensor extends PyObject {
     return "Tensor";
   }
 
+  // The value protocols (values.ts PyObject): how len, iteration, `t[k]`, `in`, `t.name` and the
+  // boundary reach a tensor without the operations naming the type.
+
+  override pyLen(): number {
+    return tensorLength(this);
+  }
+
+  override pyIter(): () => Value | typeof DONE {
+    return tensorCursor(this);
+  }
+
+  override pyGetItem(key: Value): Value {
+    return tensorGetItem(this, key);
+  }
+
+  override pyContains(item: Value, budget: Budget): boolean {
+    return tensorContains(this, item, budget);
+  }
+
+  override pyAttr(name: string): Value {
+    return tensorAttribute(this, name);
+  }
+
+  override pyWire(what: string, strict: boolean): string | null {
+    if (this.wire === null && strict) {
+      throw pyError("TypeError", `${what} cannot hold a Tensor made in the script (a view or a slice); pass the tensor a tool returned, or .tolist()`);
+    }
+    return this.wire;
+  }
+
   get numel(): number {
     return shapeSize(this.shape);
   }

@@ -14,6 +14,7 @@
 
 import { createHash } from "node:crypto";
 
+import type { Budget } from "./budget.js";
 import type { PyClass } from "./instance.js";
 
 export type Value =
@@ -31,10 +32,31 @@ export type Value =
   | PyRange
   | PyObject;
 
-/** Every other value (functions, modules, exceptions, iterators, host objects) is a PyObject. */
+/**
+ * Every other value (functions, modules, exceptions, iterators, host objects) is a PyObject. The
+ * optional protocols below let a value type take part in the operations without the operations
+ * knowing the type (a Tensor, the instances modules define: instance.ts documents the rest).
+ */
 export abstract class PyObject {
   /** The Python type name, as `type(x).__name__` would say. */
   abstract get typeName(): string;
+  /** `len(x)`; absent: TypeError. */
+  pyLen?(): number;
+  /** `iter(x)`: a cursor giving items, then DONE. Absent: not iterable. */
+  pyIter?(): () => Value | typeof import("./objects.js").DONE;
+  /** `x[key]`; absent: not subscriptable. */
+  pyGetItem?(key: Value, budget: Budget): Value;
+  /** `item in x`; absent: iterate and compare, as CPython does for iterables. */
+  pyContains?(item: Value, budget: Budget): boolean;
+  /** `x.name` for a name its type's methods do not have; undefined: AttributeError. */
+  pyAttr?(name: string): Value | undefined;
+  /**
+   * Its form as it crosses to a host (a tool argument, the result) when it has one of its own:
+   * a Tensor a tool returned goes on as the payload it came as. Null: it has none (str() of it
+   * is sent, or, where only JSON values may go, `strict`, it is refused with a TypeError naming
+   * `what` that this method throws).
+   */
+  pyWire?(what: string, strict: boolean): string | null;
 }
 
 export class PyFloat {
