@@ -26,6 +26,15 @@ LAYERS.forEach((layer, i) => {
   });
 });
 
+// The layers above the interpreter see it through one module.
+forbidden.push({
+  name: "interpreter-through-index",
+  comment: "outside src/interpreter, import the interpreter only through src/interpreter/index.js",
+  severity: "error",
+  from: { path: "^dist/src/", pathNot: "^dist/src/interpreter/" },
+  to: { path: "^dist/src/interpreter/", pathNot: "^dist/src/interpreter/index\\.js$" },
+});
+
 module.exports = {
   forbidden,
   options: {

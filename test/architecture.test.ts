@@ -1,7 +1,7 @@
 // The layers of the project (.dependency-cruiser.cjs), checked on the compiled JavaScript that
 // `npm test` builds first: no module imports a layer above its own, and the import cycles are
 // the ones listed here, no more (each is to be removed; a cycle removed must leave the list).
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -51,6 +51,25 @@ describe("the layers", () => {
     expect([...new Set(cycles)].sort()).toEqual(KNOWN_CYCLES);
   }, 60_000);
 
+  it("see the interpreter through its index only, type imports included", () => {
+    // The compiled code has no type-only imports, so the sources are read for those.
+    const offenders: string[] = [];
+    const visit = (dir: string): void => {
+      for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        const path = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (path !== "src/interpreter") visit(path);
+        } else if (path.endsWith(".ts")) {
+          for (const m of readFileSync(join(ROOT, path), "utf8").matchAll(/from "((?:\.\.\/)+interpreter\/[^"]+)"/g)) {
+            if (!m[1]!.endsWith("interpreter/index.js")) offenders.push(`${path}: ${m[1]}`);
+          }
+        }
+      }
+    };
+    visit("src");
+    expect(offenders).toEqual([]);
+  });
+
   it("refuse an upward import and a new cycle", async () => {
     const base = mkdtempSync(join(tmpdir(), "cmg-layers-"));
     const write = (path: string, text: string) => {
@@ -61,8 +80,10 @@ describe("the layers", () => {
     write("dist/src/gateway/core.js", "export const gateway = 1;\n");
     write("dist/src/codemode/a.js", 'import { b } from "./b.js";\nexport const a = b;\n');
     write("dist/src/codemode/b.js", 'import { a } from "./a.js";\nexport const b = () => a;\n');
+    write("dist/src/api/c.js", 'import { x } from "../interpreter/run.js";\nexport const c = x;\n');
     const violations = await check(["dist/src"], base);
     expect(violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort()).toEqual([
+      "interpreter-through-index: dist/src/api/c.js -> dist/src/interpreter/run.js",
       "layer-interpreter: dist/src/interpreter/run.js -> dist/src/gateway/core.js",
       "no-circular: dist/src/codemode/a.js -> dist/src/codemode/b.js",
     ]);

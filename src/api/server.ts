@@ -28,7 +28,7 @@ import {
   parseVirtualKey,
   type VirtualKey,
 } from "../gateway/virtual-keys.js";
-import { LIMIT_FIELDS } from "../interpreter/budget.js";
+import { LIMIT_FIELDS } from "../interpreter/index.js";
 import { type ClientConfig, ConfigError, parseClientConfig } from "../upstream/config.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
 import { HostPolicy, registerHostCheck } from "./host-check.js";

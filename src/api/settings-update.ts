@@ -2,7 +2,7 @@
 // error with the HTTP status a route answers with. Shared by server.ts and web.ts, which import
 // this module rather than each other.
 import type { GatewaySettings } from "../gateway/gateway.js";
-import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";
+import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/index.js";
 
 /** An error with the HTTP status it answers with. */
 export class HttpError extends Error {

@@ -15,9 +15,7 @@ import type { FastifyInstance } from "fastify";
 import { type Caller, DEFAULT_SETTINGS, type Gateway, UNRESTRICTED, UnknownToolError } from "../gateway/gateway.js";
 import { callerForKey, type KeyRing } from "../gateway/virtual-keys.js";
 import { META_TOOL_NAMES } from "../codemode/meta-tools.js";
-import { DEFAULT_LIMITS } from "../interpreter/budget.js";
-import { stringifyPlain } from "../interpreter/boundary.js";
-import type { SandboxResult } from "../interpreter/execute.js";
+import { DEFAULT_LIMITS, type SandboxResult, stringifyPlain } from "../interpreter/index.js";
 import { type ConfigFields, HttpError, settingsFromUpdate } from "./settings-update.js";
 
 /** The folder of the built page: `dist/web` under the package root (the folder holding package.json). */

@@ -2,11 +2,7 @@
 // SandboxResult as one JSON object (SPEC §8). The binary (exec.ts) and the start-up snapshot's
 // entry (exec-snapshot.ts) both call startExec.
 import { readFileSync, statSync } from "node:fs";
-import { stringifyPlain } from "../interpreter/boundary.js";
-import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/budget.js";
-import { describeThrown } from "../interpreter/error-text.js";
-import { execute } from "../interpreter/execute.js";
-import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
+import { describeThrown, execute, LIMIT_FIELDS, type Limits, resolveLimits, stringifyPlain, type WorkspaceOptions } from "../interpreter/index.js";
 // Only types: the upstream side is loaded by import() when --config is given (see exec-servers.ts).
 import type { ClientConfig, ConnectedServers } from "./exec-servers.js";
 

@@ -1,9 +1,7 @@
 // The part of code-mode-exec that reads a config's servers and connects them (--config). exec.ts
 // imports it only when --config is given: the MCP SDK, zod and ajv it brings are most of the
 // modules a start-up would otherwise load, and a script without servers needs none of them.
-import type { Budget, Limits } from "../interpreter/budget.js";
-import type { Hosts } from "../interpreter/execute.js";
-import type { Value } from "../interpreter/values.js";
+import type { Budget, Hosts, Limits, Value } from "../interpreter/index.js";
 import { buildHosts } from "../codemode/bridge.js";
 import { defaultCodecs } from "../codemode/media.js";
 import { encodeTensors } from "../codemode/tensor/codec.js";

@@ -5,7 +5,7 @@
 // that the next try can fix the call. One positional dict alone is the arguments themselves (the
 // form that predates positional binding), unless the first parameter takes a dict: then it is
 // that parameter's value, as its signature says.
-import { pyError, type PyException } from "../interpreter/errors.js";
+import { pyError, type PyException } from "../interpreter/index.js";
 import type { CatalogTool } from "./catalog.js";
 import { type Param, parameters } from "./parameters.js";
 import { annotatesDict, defHead } from "./stubs.js";

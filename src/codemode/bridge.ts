@@ -5,11 +5,7 @@
 // come back normalized to Python values (SPEC §3).
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { Limits } from "../interpreter/budget.js";
-import { EXC, PyException, pyError } from "../interpreter/errors.js";
-import type { Hosts } from "../interpreter/execute.js";
-import type { HostCallContext, HostMethod } from "../interpreter/objects.js";
-import type { Value } from "../interpreter/values.js";
+import { EXC, type HostCallContext, type HostMethod, type Hosts, type Limits, pyError, PyException, type Value } from "../interpreter/index.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
 import { type MediaCodecs, type MediaPlan, mediaFields } from "./media.js";
 import { ToolSignature } from "./binding.js";

@@ -27,11 +27,7 @@
 // - A decoding failure is a ValueError naming the field's path; an oversized payload is a
 //   ResourceLimitError (max_value_bytes), which a script cannot catch.
 import { decompress } from "@mongodb-js/zstd";
-import type { Budget } from "../interpreter/budget.js";
-import { EXC, PyException, pyError, ResourceLimitError } from "../interpreter/errors.js";
-import { JSON_MODULE } from "../interpreter/modules/json.js";
-import type { NativeContext, NativeFn } from "../interpreter/native.js";
-import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, type Value } from "../interpreter/values.js";
+import { type Budget, EXC, JSON_MODULE, type NativeContext, type NativeFn, PyBytes, PyDict, pyError, PyException, PyFloat, PyList, PySet, PyTuple, ResourceLimitError, type Value } from "../interpreter/index.js";
 import { isSchema, resolveRef, type Schema } from "./annotation.js";
 import { TENSOR_CODEC } from "./tensor/codec.js";
 

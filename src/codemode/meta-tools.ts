@@ -1,10 +1,7 @@
 // The meta-tools the model sees (SPEC §4): listToolFiles, readToolFile, getToolDocs, searchTools
 // and executeToolCode. All but the last are pure functions of a Catalog (what the caller may see)
 // and the options; executeToolCode runs a script with the visible servers bound as globals.
-import { stringifyPlain } from "../interpreter/boundary.js";
-import type { Limits } from "../interpreter/budget.js";
-import { execute, internalErrorResult, type SandboxResult } from "../interpreter/execute.js";
-import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
+import { execute, internalErrorResult, type Limits, type SandboxResult, stringifyPlain, type WorkspaceOptions } from "../interpreter/index.js";
 import type { UpstreamConnection } from "../upstream/connection.js";
 import { type BeforeCall, type BridgeOptions, buildHosts } from "./bridge.js";
 import type { Catalog, CatalogServer, CatalogTool } from "./catalog.js";

@@ -28,9 +28,7 @@
 //   max_value_bytes, and nesting deeper than max_nesting_depth is refused (ResourceLimitError);
 //   the estimate is charged to the budget's memory. Decoded media count toward the same bounds.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Budget, Limits } from "../interpreter/budget.js";
-import { EXC, PyException, ResourceLimitError } from "../interpreter/errors.js";
-import { PyDict, PyFloat, PyList, type Value } from "../interpreter/values.js";
+import { type Budget, EXC, type Limits, PyDict, PyException, PyFloat, PyList, ResourceLimitError, type Value } from "../interpreter/index.js";
 import { decodeMedia, type MediaCodecs, type MediaPlan, mediaFields, parseJsonText, valueExtent } from "./media.js";
 
 export interface NormalizeOptions {

@@ -2,9 +2,7 @@
 // workspace folder, like the reference gateway's execute_mcp_script. It is offered only when a
 // workspace is configured; the file is found under the workspace module's path rules, `args`
 // become `sys.argv[1:]`, and the answer is executeToolCode's.
-import { PyException, ResourceLimitError } from "../interpreter/errors.js";
-import type { SandboxResult } from "../interpreter/execute.js";
-import { readWorkspaceScript, type WorkspaceOptions } from "../interpreter/modules/workspace.js";
+import { PyException, readWorkspaceScript, ResourceLimitError, type SandboxResult, type WorkspaceOptions } from "../interpreter/index.js";
 import { type ExecuteToolCodeContext, executeToolCode } from "./meta-tools.js";
 
 export interface ScriptOutcome {

@@ -12,7 +12,7 @@
 // - a union of more than MAX_UNION types at one place is `Any`.
 // Shapes merge: a key some results lacked is optional (`"key"?: int`), types seen at one place
 // over several calls make a union (`int | None`), int next to float reads as float.
-import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, type Value, typeName } from "../interpreter/values.js";
+import { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, typeName, type Value } from "../interpreter/index.js";
 
 export interface Shape {
   /** The Python type names seen here, sorted: "str", "int", "float", "bool", "None", "list", "dict", or any other type's name. */

@@ -4,7 +4,7 @@
 // reported with the JSON path of the field.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { resolveLimits } from "../interpreter/budget.js";
+import { resolveLimits } from "../interpreter/index.js";
 import { type ClientConfig, clientConfigsOf, ConfigError } from "../upstream/config.js";
 import { DEFAULT_SETTINGS, type GatewaySettings } from "./gateway.js";
 import { DEFAULT_SESSION_IDLE_SECONDS } from "./mcp-face.js";

@@ -3,7 +3,7 @@
 // payloads themselves: those may hold secrets. Kept in memory and capped; whoever persists it
 // (the store) loads it at startup and listens to its "change" events.
 import { EventEmitter } from "node:events";
-import type { SandboxResult } from "../interpreter/execute.js";
+import type { SandboxResult } from "../interpreter/index.js";
 import type { LogQuery as StoredLogQuery } from "./store.js";
 
 /** What the Gateway emits as "execution" after every executeToolCode run. */

@@ -23,9 +23,7 @@ import {
   searchTools,
 } from "../codemode/meta-tools.js";
 import { executeToolScript } from "../codemode/script-tool.js";
-import { internalErrorResult, type SandboxResult } from "../interpreter/execute.js";
-import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../interpreter/budget.js";
-import type { WorkspaceOptions } from "../interpreter/modules/workspace.js";
+import { DEFAULT_LIMITS, internalErrorResult, type Limits, resolveLimits, type SandboxResult, type WorkspaceOptions } from "../interpreter/index.js";
 import { type ClientConfig, listAllows } from "../upstream/config.js";
 import { UpstreamManager } from "../upstream/manager.js";
 import { ShapeBook } from "./shapes.js";

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { parseShape, type Shape } from "../codemode/shape.js";
-import { type Limits, resolveLimits } from "../interpreter/budget.js";
+import { type Limits, resolveLimits } from "../interpreter/index.js";
 import { type ClientConfig, parseClientConfig } from "../upstream/config.js";
 import type { ToolShape } from "./shapes.js";
 

@@ -7,10 +7,7 @@
 // allocated, from the sizes the zstd frame and the archive declare; what declares more than the
 // budget has left is refused without being decompressed or extracted.
 import { compress, decompress } from "@mongodb-js/zstd";
-import type { Budget } from "../../interpreter/budget.js";
-import { pyError, ResourceLimitError } from "../../interpreter/errors.js";
-import { DTYPES, Tensor } from "../../interpreter/tensor.js";
-import { PyDict, PyList, PyTuple, type Value } from "../../interpreter/values.js";
+import { type Budget, DTYPES, PyDict, pyError, PyList, PyTuple, ResourceLimitError, Tensor, type Value } from "../../interpreter/index.js";
 import { decodeBase64, type MediaCodec, zstdContentSize } from "../media.js";
 import { readTorchFile, TensorFileError, TensorTooLarge, writeTorchFile } from "./torch-file.js";
 

@@ -12,7 +12,7 @@
 //
 // Any other global is refused by name before anything else happens. The work is bounded: a cap on
 // opcodes, memo entries and container sizes, and strings never longer than the pickle itself.
-import { DTYPES, type DType, dtypeOfStorage, MAX_DIMS } from "../../interpreter/tensor.js";
+import { type DType, dtypeOfStorage, DTYPES, MAX_DIMS } from "../../interpreter/index.js";
 
 /** A storage named by the pickle's persistent id; its bytes are `<prefix>/data/<key>`. */
 export interface StorageRef {

@@ -8,7 +8,7 @@
 // suffix. Entries are only extracted once their declared sizes have been checked against the
 // caller's allowance, so a file that declares a huge storage allocates nothing large.
 import { type Unzipped, unzipSync, zipSync } from "fflate";
-import { DTYPES, MAX_DIMS, shapeSize, type Tensor } from "../../interpreter/tensor.js";
+import { DTYPES, MAX_DIMS, shapeSize, type Tensor } from "../../interpreter/index.js";
 import { PickleError, readTensorPickle, type TensorSpec, writeTensorPickle } from "./pickle.js";
 
 /** What is wrong with a tensor file, in words for the user. */
