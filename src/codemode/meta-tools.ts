@@ -5,7 +5,7 @@ import { execute, internalErrorResult, type Limits, type SandboxResult, stringif
 import type { UpstreamConnection } from "../upstream/connection.js";
 import { type BeforeCall, type BridgeOptions, buildHosts } from "./bridge.js";
 import type { Catalog, CatalogServer, CatalogTool } from "./catalog.js";
-import type { MediaCodecs } from "./media.js";
+import type { MediaCodecs } from "./media-codecs.js";
 import { ToolSearch } from "./search.js";
 import { encodeTensors } from "./tensor/codec.js";
 import { shapeText } from "./shape.js";

@@ -29,7 +29,8 @@
 //   the estimate is charged to the budget's memory. Decoded media count toward the same bounds.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Budget, EXC, type Limits, PyDict, PyException, PyFloat, PyList, ResourceLimitError, type Value } from "../interpreter/index.js";
-import { decodeMedia, type MediaCodecs, type MediaPlan, mediaFields, parseJsonText, valueExtent } from "./media.js";
+import { decodeMedia, type MediaPlan, mediaFields, parseJsonText, valueExtent } from "./media.js";
+import type { MediaCodecs } from "./media-codecs.js";
 
 export interface NormalizeOptions {
   /** The tool's outputSchema; its media plan is compiled here when `plan` is not given. */

@@ -5,7 +5,8 @@ import { EventEmitter, setMaxListeners } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BeforeCall, OutgoingCall } from "../codemode/bridge.js";
 import { type Catalog, catalogOf } from "../codemode/catalog.js";
-import { defaultCodecs, type MediaCodecs } from "../codemode/media.js";
+import { defaultCodecs } from "../codemode/media.js";
+import type { MediaCodecs } from "../codemode/media-codecs.js";
 import { shapeOf } from "../codemode/shape.js";
 import {
   type BindingLevel,

@@ -2,7 +2,8 @@
 // built byte by byte where a test needs a frame shape the compressor does not produce).
 import { compress } from "@mongodb-js/zstd";
 import { describe, expect, it } from "vitest";
-import { decodeMedia, defaultCodecs, type MediaCodec, mediaFields, valueExtent } from "../../src/codemode/media.js";
+import { decodeMedia, defaultCodecs, mediaFields, valueExtent } from "../../src/codemode/media.js";
+import type { MediaCodec } from "../../src/codemode/media-codecs.js";
 import { Budget, DEFAULT_LIMITS, type Limits } from "../../src/interpreter/budget.js";
 import { EXC, PyException, ResourceLimitError } from "../../src/interpreter/errors.js";
 import { PyDict, PyFloat, PyList, type Value } from "../../src/interpreter/values.js";

@@ -8,7 +8,7 @@
 // budget has left is refused without being decompressed or extracted.
 import { compress, decompress } from "@mongodb-js/zstd";
 import { type Budget, DTYPES, PyDict, pyError, PyList, PyTuple, ResourceLimitError, Tensor, type Value } from "../../interpreter/index.js";
-import { decodeBase64, type MediaCodec, zstdContentSize } from "../media.js";
+import { decodeBase64, type MediaCodec, zstdContentSize } from "../media-codecs.js";
 import { readTorchFile, TensorFileError, TensorTooLarge, writeTorchFile } from "./torch-file.js";
 
 export const TENSOR_MEDIA_TYPE = "application/vnd.nomad.tensor";
