@@ -198,8 +198,15 @@ let RUNTIME: RuntimeNames | null = null;
  * loop): one per node, shared by every execution of the script (its analysis is kept with it).
  */
 const UNITS = new WeakMap<A.Node, Unit | null>();
-/** A unit whose JavaScript would be longer stays on closures (V8 compiles huge functions slowly). */
-const MAX_UNIT_CHARS = 256 * 1024;
+/**
+ * A unit whose JavaScript would be longer stays on closures: V8 compiles huge functions slowly,
+ * and making one holds the event loop (a 64 KB script's body took 120-370 ms as one unit). Its
+ * loops and functions still move on their own. Generating stops as soon as the text passes it.
+ */
+const MAX_UNIT_CHARS = 64 * 1024;
+
+/** Thrown by the generator when a unit passes MAX_UNIT_CHARS (caught in unitFor). */
+const TOO_LARGE = Symbol("too large");
 
 let unitsCompiled = 0;
 let unitsRejected = 0;
@@ -219,7 +226,13 @@ function unitFor(owner: A.Node, cc: ClosureCompiler, make: (g: Generator) => Pla
   let unit = UNITS.get(owner);
   if (unit === undefined) {
     unitsCompiled++;
-    const plan = make(new Generator(cc));
+    let plan: Plan | null;
+    try {
+      plan = make(new Generator(cc));
+    } catch (e) {
+      if (e !== TOO_LARGE) throw e;
+      plan = null;
+    }
     unit = plan === null ? null : unitOf(plan, cc);
     UNITS.set(owner, unit);
   }
@@ -378,7 +391,6 @@ class Generator {
       temps.length ? `let ${temps.join(", ")};` : "",
       restore ? `if (sv !== null) switch (pc) { ${restore} }` : "",
     ];
-    if (this.size > MAX_UNIT_CHARS) return null;
     RUNTIME ??= runtimeNames();
     const code = this.out.join("\n").replace(/\$SAVE_(\d+)\$/g, (_, i: string) => `[${live[Number(i)]!.join(", ")}]`).replace(/\$LAST_(L\d+)\$/g, (_, label: string) => String(this.lastLabel.get(label)));
     const text = `"use strict";\nconst {${Object.keys(RUNTIME).join(", ")}} = R;\n` + head.join("\n") + "\n" + code + "\nreturn undefined;\n};\n";
@@ -403,6 +415,7 @@ class Generator {
 
   private emit(line: string): void {
     this.size += line.length;
+    if (this.size > MAX_UNIT_CHARS) throw TOO_LARGE;
     for (const m of line.matchAll(/\bt(\d+)\b/g)) this.lastUse[Number(m[1])] = this.out.length;
     this.out.push(line);
   }
