@@ -53,7 +53,7 @@ import {
   unpackWaiting,
 } from "./compile.js";
 
-/** What the closure compiler offers this tier, for one execution. */
+/** What the closure compiler offers this tier (its closures serve every execution of the script). */
 export interface ClosureCompiler {
   statement(s: A.Stmt, scope: Scope): Stmt;
   expr(e: A.Expr, scope: Scope): Expr;
@@ -99,31 +99,38 @@ function ownKey(k: string, ints: boolean): string {
   return ints ? `(typeof ${k} === "string" ? ${str} : typeof ${k} === "number")` : `(typeof ${k} === "string" && ${str})`;
 }
 
-/** One execution's view of a compiled unit. */
+/**
+ * A compiled unit, shared by every execution of its script: the runtime comes in through the
+ * frame, and the cells of its global names are looked up again when a frame of another
+ * execution (another Globals) enters it.
+ */
 export class Unit {
-  G: Cell[] | null = null;
-  readonly B: (Value | undefined)[];
+  /** The Globals (its id: see Globals.id) that G's cells and B's built-ins were taken from. */
+  private owner = -1;
+  G: Cell[] = [];
+  B: (Value | undefined)[] = [];
   /** The unit as a Stmt over a frame, run from its start. */
   readonly run: Stmt;
   constructor(
     readonly gen: GenFn,
-    readonly rt: Runtime,
     readonly K: unknown[],
     readonly names: string[],
   ) {
-    this.B = names.map(() => undefined);
     this.run = (f) => gen(f, this, 0, undefined, null, false) as ReturnType<Stmt>;
   }
 
-  /** The cells of the unit's global names (one Globals per execution). */
-  bind(globals: Globals): Cell[] {
+  /** The cells of the unit's global names in `globals` (one Globals per execution). */
+  cells(globals: Globals): Cell[] {
+    if (this.owner === globals.id) return this.G;
+    this.owner = globals.id;
     this.G = this.names.map((n) => globals.cell(n));
+    this.B = this.names.map(() => undefined);
     return this.G;
   }
 
   /** The built-in a global name falls back to (NameError when there is none). */
-  builtin(i: number): Value {
-    const v = this.rt.builtin(this.names[i]!);
+  builtin(i: number, rt: Runtime): Value {
+    const v = rt.builtin(this.names[i]!);
     this.B[i] = v;
     return v;
   }
@@ -186,10 +193,20 @@ const runtimeNames = () => ({
 type RuntimeNames = ReturnType<typeof runtimeNames>;
 let RUNTIME: RuntimeNames | null = null;
 
-/** Compiled units by the AST node that owns the body (module, def or lambda). */
-const PLANS = new WeakMap<A.Node, Plan | null>();
-/** A unit whose JavaScript would be longer stays on closures (V8 compiles huge functions slowly). */
-const MAX_UNIT_CHARS = 256 * 1024;
+/**
+ * Compiled units by the AST node that owns the body (module, def, lambda, generator expression,
+ * loop): one per node, shared by every execution of the script (its analysis is kept with it).
+ */
+const UNITS = new WeakMap<A.Node, Unit | null>();
+/**
+ * A unit whose JavaScript would be longer stays on closures: V8 compiles huge functions slowly,
+ * and making one holds the event loop (a 64 KB script's body took 120-370 ms as one unit). Its
+ * loops and functions still move on their own. Generating stops as soon as the text passes it.
+ */
+const MAX_UNIT_CHARS = 64 * 1024;
+
+/** Thrown by the generator when a unit passes MAX_UNIT_CHARS (caught in unitFor). */
+const TOO_LARGE = Symbol("too large");
 
 let unitsCompiled = 0;
 let unitsRejected = 0;
@@ -204,61 +221,68 @@ export function compiledUnitCount(): number {
   return unitsCompiled;
 }
 
-/** The compiled unit of `body`, made on first use; null when the unit is not worth compiling. */
-function planFor(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler): Plan | null {
-  let plan = PLANS.get(owner);
-  if (plan === undefined) {
+/** The unit of `owner`, made by `make` on first use; null when this tier does not take it. */
+function unitFor(owner: A.Node, cc: ClosureCompiler, make: (g: Generator) => Plan | null): Unit | null {
+  let unit = UNITS.get(owner);
+  if (unit === undefined) {
     unitsCompiled++;
-    plan = new Generator(cc).unit(body, scope);
-    PLANS.set(owner, plan);
+    let plan: Plan | null;
+    try {
+      plan = make(new Generator(cc));
+    } catch (e) {
+      if (e !== TOO_LARGE) throw e;
+      plan = null;
+    }
+    unit = plan === null ? null : unitOf(plan, cc);
+    UNITS.set(owner, unit);
   }
-  return plan;
+  return unit;
 }
 
 /**
- * The unit of a generator expression's body for one execution (generator.ts runs it); null when
- * this tier does not take it (the generator runs on closures).
+ * The unit of a generator expression's body (generator.ts runs it); null when this tier does not
+ * take it (the generator runs on closures).
  */
-export function compileGeneratorUnit(e: A.GeneratorExp, scope: Scope, cc: ClosureCompiler, rt: Runtime): Unit | null {
-  let plan = PLANS.get(e);
-  if (plan === undefined) {
-    unitsCompiled++;
-    plan = new Generator(cc).generatorUnit(e, scope);
-    PLANS.set(e, plan);
-  }
-  return plan === null ? null : unitOf(plan, cc, rt);
+export function compileGeneratorUnit(e: A.GeneratorExp, scope: Scope, cc: ClosureCompiler): Unit | null {
+  return unitFor(e, cc, (g) => g.generatorUnit(e, scope));
+}
+
+/**
+ * The unit of a loop statement, entered at the loop's head by the closure tier once the loop has
+ * turned hot (compile.ts, loopTier): a `for` loop's unit takes the loop's cursor as `rv` (the
+ * closure tier made it, and may have taken items from it). Null when this tier does not take it.
+ */
+export function compileLoopUnit(loop: A.For | A.While, scope: Scope, cc: ClosureCompiler): Unit | null {
+  return unitFor(loop, cc, (g) => g.loopUnit(loop, scope));
 }
 
 /** Whether the body of `owner` already has a compiled unit (a script run before). */
 export function isCompiled(owner: A.Node): boolean {
-  return PLANS.get(owner) != null;
+  return UNITS.get(owner) != null;
 }
 
 /**
- * The unit of `owner`'s body for one execution (`run` is its Stmt); null when this tier does not
- * take it (the caller compiles closures instead).
+ * The unit of `owner`'s body (`run` is its Stmt); null when this tier does not take it (the
+ * caller compiles closures instead).
  */
-export function compileUnit(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler, rt: Runtime): Unit | null {
-  const plan = planFor(owner, body, scope, cc);
-  return plan === null ? null : unitOf(plan, cc, rt);
+export function compileUnit(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler): Unit | null {
+  return unitFor(owner, cc, (g) => g.unit(body, scope));
 }
 
-function unitOf(plan: Plan, cc: ClosureCompiler, rt: Runtime): Unit {
-  // Delegates compile in this execution's scopes (the plan kept the first execution's).
+function unitOf(plan: Plan, cc: ClosureCompiler): Unit {
   const K = plan.delegates.map((d) => {
-    const scope = cc.scopeOf(d.scope.node);
     switch (d.kind) {
       case "stmt":
-        return cc.statement(d.node, scope);
+        return cc.statement(d.node, d.scope);
       case "expr":
-        return cc.expr(d.node, scope);
+        return cc.expr(d.node, d.scope);
       case "store":
-        return cc.store(d.node, scope);
+        return cc.store(d.node, d.scope);
       case "genexp":
-        return cc.generatorMaker(d.node, scope);
+        return cc.generatorMaker(d.node, d.scope);
     }
   });
-  return new Unit(plan.gen, rt, K, plan.globals);
+  return new Unit(plan.gen, K, plan.globals);
 }
 
 // ------------------------------------------------------------------ the generator
@@ -295,6 +319,17 @@ class Generator {
   unit(body: A.Stmt[], scope: Scope): Plan | null {
     this.answer = scope.kind === "module" ? answerStatement(body) : null;
     for (const s of body) this.statement(s, scope);
+    return this.plan();
+  }
+
+  /** A loop on its own (see compileLoopUnit): the statement's step and line are the closure tier's. */
+  loopUnit(s: A.For | A.While, scope: Scope): Plan | null {
+    if (s.kind === "While") this.whileLoop(s, scope);
+    else {
+      const next = this.temp();
+      this.step(`${next} = rv;`);
+      this.forLoopOver(s, scope, next);
+    }
     return this.plan();
   }
 
@@ -349,14 +384,13 @@ class Generator {
       .join(" ");
     const head = [
       "return function unit(f, x, pc, rv, sv, thrown) {",
-      "const rt = x.rt, S = f.slots;",
+      "const rt = f.rt, S = f.slots;",
       this.delegates.length ? "const K = x.K;" : "",
       // The cells of the unit's globals, held in constants: a read or write is one field access.
-      this.globals.length ? `const G = x.G ?? x.bind(f.globals), B = x.B, ${this.globals.map((_, i) => `g${i} = G[${i}]`).join(", ")};` : "",
+      this.globals.length ? `const G = x.cells(f.globals), B = x.B, ${this.globals.map((_, i) => `g${i} = G[${i}]`).join(", ")};` : "",
       temps.length ? `let ${temps.join(", ")};` : "",
       restore ? `if (sv !== null) switch (pc) { ${restore} }` : "",
     ];
-    if (this.size > MAX_UNIT_CHARS) return null;
     RUNTIME ??= runtimeNames();
     const code = this.out.join("\n").replace(/\$SAVE_(\d+)\$/g, (_, i: string) => `[${live[Number(i)]!.join(", ")}]`).replace(/\$LAST_(L\d+)\$/g, (_, label: string) => String(this.lastLabel.get(label)));
     const text = `"use strict";\nconst {${Object.keys(RUNTIME).join(", ")}} = R;\n` + head.join("\n") + "\n" + code + "\nreturn undefined;\n};\n";
@@ -381,6 +415,7 @@ class Generator {
 
   private emit(line: string): void {
     this.size += line.length;
+    if (this.size > MAX_UNIT_CHARS) throw TOO_LARGE;
     for (const m of line.matchAll(/\bt(\d+)\b/g)) this.lastUse[Number(m[1])] = this.out.length;
     this.out.push(line);
   }
@@ -668,6 +703,11 @@ class Generator {
     const iterable = this.expr(s.iter, scope);
     const next = this.temp();
     this.step(`${next} = stepper(${iterable});`);
+    this.forLoopOver(s, scope, next);
+  }
+
+  /** A `for` loop over the cursor in temporary `next`. */
+  private forLoopOver(s: A.For, scope: Scope, next: string): void {
     const item = this.temp();
     const label = this.openLoop();
     this.loopHead();
@@ -720,7 +760,7 @@ class Generator {
     switch (a.kind) {
       case "global": {
         const i = this.globalSlot(e.id);
-        this.step(`${t} = g${i}.v; if (${t} === UNBOUND) ${t} = B[${i}] ?? x.builtin(${i});`);
+        this.step(`${t} = g${i}.v; if (${t} === UNBOUND) ${t} = B[${i}] ?? x.builtin(${i}, rt);`);
         break;
       }
       case "local":

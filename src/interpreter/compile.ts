@@ -19,7 +19,7 @@ import { classOf, instanceInplace, NOT_HANDLED, type Operator } from "./instance
 import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
-import { type ClosureCompiler, compileGeneratorUnit, compileUnit, isCompiled, type Unit } from "./codegen.js";
+import { type ClosureCompiler, compileGeneratorUnit, compileLoopUnit, compileUnit, isCompiled, type Unit } from "./codegen.js";
 import { CELL, CLOSURE, entriesSize, entrySize, FUNCTION, GENERATOR, SLOT } from "./sizes.js";
 import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGenerator, UnitMachine } from "./generator.js";
 import { collectItems, drainItems, isIn, isNotIn, stepper, waits } from "./stepping.js";
@@ -41,7 +41,17 @@ export const UNBOUND: unique symbol = Symbol("unbound");
  * execution and then reads and writes the cell directly.
  */
 export class Globals {
+  private static made = 0;
   private readonly cells = new Map<string, Cell>();
+  /**
+   * Which Globals this is. Compiled code, kept from one execution to the next, remembers the cells
+   * it looked up by this number, not by the object: holding the object would keep the last
+   * execution's runtime (its output, its tool calls) alive as long as the script is kept.
+   */
+  readonly id = Globals.made++;
+
+  /** The execution these names belong to: compiled code reaches its runtime through a frame's globals. */
+  constructor(readonly rt: Runtime) {}
 
   /** The cell of `name`, made unbound if the name was never used. */
   cell(name: string): Cell {
@@ -87,6 +97,11 @@ export class Frame {
   col = 0;
   /** The exception being handled (for a bare `raise`). */
   handling: PyException | null = null;
+  /**
+   * The execution's runtime. Compiled code is shared by every execution of a script (compileModule),
+   * so what belongs to one execution comes in through the frame.
+   */
+  readonly rt: Runtime;
 
   constructor(
     readonly slots: (Value | Cell | typeof UNBOUND)[],
@@ -94,7 +109,9 @@ export class Frame {
     readonly globals: Globals,
     readonly scopeName: string,
     readonly depth: number,
-  ) {}
+  ) {
+    this.rt = globals.rt;
+  }
 }
 
 /**
@@ -351,8 +368,26 @@ export function setCodegen(mode: "auto" | "always" | "never"): void {
 /** A FunctionCode's body until functionBody sets it. */
 const NO_BODY: Stmt = () => undefined;
 
-/** The call at which a function of a script's first run moves to the JS tier. */
-const TIER_UP_CALLS = 1000;
+/**
+ * The loop head at which a loop on closures moves to its JS-tier unit (loopTier), and the call at
+ * which a function body (or the generator made) on closures does. Both counts last as long as the
+ * compiled script: a loop or function hot over several runs of a kept script moves too.
+ */
+let LOOP_TIER_UP = 1000;
+let TIER_UP_CALLS = 1000;
+
+/** Sets the tier-up counts (tests move every loop and function at once to check the move itself). */
+export function setTierUp(loopHeads: number, calls: number): void {
+  LOOP_TIER_UP = loopHeads;
+  TIER_UP_CALLS = calls;
+}
+
+/** A loop's way to the JS tier: its heads so far; `enter` null once the tier refused it. */
+interface LoopTier {
+  heads: number;
+  enter: true | null;
+  unit: () => Unit | null;
+}
 
 /**
  * A script whose run took fewer steps than this stays on closures: compiling JavaScript, and V8's
@@ -369,15 +404,43 @@ export function noteRun(module: A.Module, steps: number): void {
   if (steps >= HOT_STEPS && steps > (STEPS.get(module) ?? 0)) STEPS.set(module, steps);
 }
 
-export function compileModule(module: A.Module, rt: Runtime): Stmt & { slotCount: number } {
-  const info = analyse(module);
-  // A script's first run is on closures. Once its parse is kept (from its second run) and a run
-  // of it did enough work, its units are compiled, once, and shared by every later run.
+/** A module's compiled body, kept with its parse (execute.ts): `hot` and `mode` say how it was compiled. */
+export interface CompiledModule {
+  readonly info: ScopeInfo;
+  readonly body: Stmt & { slotCount: number };
+  readonly hot: boolean;
+  readonly mode: typeof codegenMode;
+}
+
+let modulesCompiled = 0;
+
+/** How many times this process has compiled a module body (for tests: a kept script is compiled once). */
+export function compiledModuleCount(): number {
+  return modulesCompiled;
+}
+
+/**
+ * A module's body, compiled once and shared by every execution of the script: what belongs to
+ * one execution (its runtime, its globals) comes in through the frame. `kept` is the module's
+ * earlier compilation, returned as it is while it fits. A script's first run is on closures, its
+ * hot loops and functions moving to the JS tier as they run (loopTier, functionBody). A kept
+ * script whose run did enough work is compiled again, once, with every unit on the JS tier; the
+ * analysis, and the units already compiled, are reused.
+ */
+export function compiledModule(module: A.Module, kept: CompiledModule | null): CompiledModule {
   const hot = codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
-  const compiler = new Compiler(info, rt, hot, answerStatement(module.body));
+  if (kept !== null && kept.mode === codegenMode && kept.hot === hot) return kept;
+  const info = kept?.info ?? analyse(module);
+  modulesCompiled++;
+  const compiler = new Compiler(info, hot, answerStatement(module.body));
   const root = info.scopes.get(module)!;
-  const body = compiler.unitBody(module, module.body, root);
-  return Object.assign((f: Frame) => body(f), { slotCount: root.slotCount });
+  const run = compiler.unitBody(module, module.body, root);
+  return { info, body: Object.assign((f: Frame) => run(f), { slotCount: root.slotCount }), hot, mode: codegenMode };
+}
+
+/** A module's body, compiled afresh (the runtime argument is not used: compiled code serves every execution). */
+export function compileModule(module: A.Module, _rt?: Runtime): Stmt & { slotCount: number } {
+  return compiledModule(module, null).body;
 }
 
 /**
@@ -393,7 +456,6 @@ export function answerStatement(body: readonly A.Stmt[]): A.ExprStmt | null {
 class Compiler implements ClosureCompiler {
   constructor(
     private readonly info: ScopeInfo,
-    private readonly rt: Runtime,
     private readonly hot: boolean,
     private readonly answer: A.ExprStmt | null,
   ) {}
@@ -406,7 +468,7 @@ class Compiler implements ClosureCompiler {
   /** The JS tier's unit of a body, when this compilation uses the tier and the tier takes it. */
   private jsUnit(owner: A.Node, body: A.Stmt[], scope: Scope): Unit | null {
     if (codegenMode === "never" || !(this.hot || isCompiled(owner))) return null;
-    return compileUnit(owner, body, scope, this, this.rt);
+    return compileUnit(owner, body, scope, this);
   }
 
   /**
@@ -419,17 +481,27 @@ class Compiler implements ClosureCompiler {
       code.unit = code.plainArity >= 0 && code.cellSlots.length === 0 ? unit : null;
     };
     if (this.hot || codegenMode !== "auto" || isCompiled(node)) {
-      const unit = this.jsUnit(node, body, scope);
-      if (unit !== null) return use(unit);
-      code.body = this.block(body, scope);
+      if (codegenMode === "never") {
+        code.body = this.block(body, scope);
+        return;
+      }
+      // Compiled at its first call: a script of many functions is not compiled in one block
+      // (600 defs of a 64 KB script took 100-150 ms), and a function never called costs nothing.
+      code.body = (f) => {
+        const unit = this.jsUnit(node, body, scope);
+        if (unit !== null) use(unit);
+        else code.body = this.block(body, scope);
+        return code.body(f);
+      };
       return;
     }
     const closures = this.block(body, scope);
     let calls = 0;
     code.body = (f) => {
-      if (++calls === TIER_UP_CALLS) {
-        const unit = compileUnit(node, body, scope, this, this.rt);
+      if (++calls >= TIER_UP_CALLS) {
+        const unit = compileUnit(node, body, scope, this);
         if (unit !== null) use(unit);
+        else code.body = closures;
       }
       return closures(f);
     };
@@ -475,12 +547,11 @@ class Compiler implements ClosureCompiler {
   statement(s: A.Stmt, scope: Scope): Stmt {
     const inner = this.statementInner(s, scope);
     const { line, col } = s;
-    const rt = this.rt;
     // Every statement is a step, and records where the frame is (for tracebacks).
     return (f) => {
       f.line = line;
       f.col = col;
-      rt.tick();
+      f.rt.tick();
       return inner(f);
     };
   }
@@ -641,7 +712,6 @@ class Compiler implements ClosureCompiler {
    * bound to what the last one returned. A traceback shows the line of the decorator at work.
    */
   private decorated(s: A.FunctionDef, make: Expr, store: Store, scope: Scope): Stmt {
-    const rt = this.rt;
     const decorators = s.decoratorList.map((d) => ({ value: this.expr(d, scope), line: d.line, col: d.col }));
     const { line, col } = s;
     return (f) => {
@@ -651,7 +721,7 @@ class Compiler implements ClosureCompiler {
           const d = decorators[i]!;
           f.line = d.line;
           f.col = d.col;
-          const r = rt.callValue(fns[i]!, [fn], null, f);
+          const r = f.rt.callValue(fns[i]!, [fn], null, f);
           if (isPending(r)) return r.then((x: Value) => apply(x, i - 1));
           fn = r;
         }
@@ -681,10 +751,8 @@ class Compiler implements ClosureCompiler {
   }
 
   private augAssign(s: A.AugAssign, scope: Scope): Stmt {
-    const rt = this.rt;
     const value = this.expr(s.value, scope);
     const op = s.op as BinaryOp;
-    const apply = (a: Value, b: Value): Value => augmentedValue(rt, op, a, b);
     const target = s.target;
     if (target.kind === "Name") {
       const load = this.name(target, scope);
@@ -693,8 +761,8 @@ class Compiler implements ClosureCompiler {
         // Loading a name never suspends.
         const a = load(f) as Value;
         const b = value(f);
-        if (isPending(b)) return b.then((x: Value) => store(f, apply(a, x)));
-        const r = store(f, apply(a, b));
+        if (isPending(b)) return b.then((x: Value) => store(f, augmentedValue(f.rt, op, a, x)));
+        const r = store(f, augmentedValue(f.rt, op, a, b));
         return isPending(r) ? r.then(() => undefined) : undefined;
       };
     }
@@ -707,10 +775,10 @@ class Compiler implements ClosureCompiler {
     const container = this.expr(target.value, scope);
     const key = this.subscriptKey(target.slice, scope);
     const finish = (f: Frame, c: Value, k: Value): Completion | Pending => {
-      const current = getItem(c, k, rt.budget);
+      const current = getItem(c, k, f.rt.budget);
       const b = value(f);
-      if (isPending(b)) return b.then((x: Value) => void setItem(c, k, apply(current, x), rt.budget));
-      setItem(c, k, apply(current, b), rt.budget);
+      if (isPending(b)) return b.then((x: Value) => void setItem(c, k, augmentedValue(f.rt, op, current, x), f.rt.budget));
+      setItem(c, k, augmentedValue(f.rt, op, current, b), f.rt.budget);
       return undefined;
     };
     return (f) => {
@@ -723,14 +791,18 @@ class Compiler implements ClosureCompiler {
   }
 
   private whileLoop(s: A.While, scope: Scope): Stmt {
-    const rt = this.rt;
     const test = this.expr(s.test, scope);
     const body = this.block(s.body, scope);
     const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
+    const tier = this.loopTier(s, scope);
     const loop = (f: Frame): Completion | Pending => {
       for (;;) {
-        if (rt.shouldYield()) return rt.yieldNow().then(() => loop(f));
-        rt.tick();
+        if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null) {
+          const unit = tier.unit();
+          if (unit !== null) return unit.gen(f, unit, 0, undefined, null, false) as Completion | Pending;
+        }
+        if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f));
+        f.rt.tick();
         const t = test(f);
         if (isPending(t)) return t.then((v: Value) => (truthy(v) ? afterBody(f, body(f)) : orelse ? orelse(f) : undefined));
         if (!truthy(t)) return orelse ? orelse(f) : undefined;
@@ -750,17 +822,36 @@ class Compiler implements ClosureCompiler {
     return loop;
   }
 
+  /** How a closure-tier loop moves to its JS-tier unit once it has run LOOP_TIER_UP heads. */
+  private loopTier(s: A.For | A.While, scope: Scope): LoopTier {
+    const tier: LoopTier = {
+      heads: 0,
+      enter: codegenMode === "never" ? null : true,
+      unit: () => {
+        const unit = compileLoopUnit(s, scope, this);
+        if (unit === null) tier.enter = null;
+        tier.unit = () => unit;
+        return unit;
+      },
+    };
+    return tier;
+  }
+
   private forLoop(s: A.For, scope: Scope): Stmt {
-    const rt = this.rt;
     const iterable = this.expr(s.iter, scope);
     const store = this.store(s.target, scope);
     const body = this.block(s.body, scope);
     const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
     const { line, col } = s;
+    const tier = this.loopTier(s, scope);
     const loop = (f: Frame, next: Step): Completion | Pending => {
       for (;;) {
-        if (rt.shouldYield()) return rt.yieldNow().then(() => loop(f, next));
-        rt.tick();
+        if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null) {
+          const unit = tier.unit();
+          if (unit !== null) return unit.gen(f, unit, 0, next, null, false) as Completion | Pending;
+        }
+        if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f, next));
+        f.rt.tick();
         // An error of the iterator (a generator expression's) is reported at the `for`, not at the body's last line.
         f.line = line;
         f.col = col;
@@ -796,7 +887,6 @@ class Compiler implements ClosureCompiler {
   }
 
   private raise(s: A.Raise, scope: Scope): Stmt {
-    const rt = this.rt;
     const exc = s.exc ? this.expr(s.exc, scope) : null;
     const cause = s.cause ? this.expr(s.cause, scope) : null;
     const toException = (v: Value): PyException => {
@@ -814,11 +904,11 @@ class Compiler implements ClosureCompiler {
         const error = toException(e!);
         if (cause) {
           const linked = c === null ? null : toException(c!);
-          if (linked !== null && linked !== error.cause) rt.budget.alloc(storedSize(linked));
+          if (linked !== null && linked !== error.cause) f.rt.budget.alloc(storedSize(linked));
           error.cause = linked;
           error.suppressContext = true;
         }
-        if (f.handling) linkContext(rt, error, f.handling);
+        if (f.handling) linkContext(f.rt, error, f.handling);
         throw error;
       };
       return isPending(parts) ? parts.then(go) : go(parts);
@@ -826,7 +916,6 @@ class Compiler implements ClosureCompiler {
   }
 
   private tryStatement(s: A.Try, scope: Scope): Stmt {
-    const rt = this.rt;
     const body = this.block(s.body, scope);
     const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
     const finalbody = s.finalbody.length ? this.block(s.finalbody, scope) : null;
@@ -868,7 +957,7 @@ class Compiler implements ClosureCompiler {
         r = h.body(f);
       } catch (e) {
         done();
-        if (e instanceof PyException) linkContext(rt, e, error);
+        if (e instanceof PyException) linkContext(f.rt, e, error);
         throw e;
       }
       if (isPending(r)) {
@@ -880,7 +969,7 @@ class Compiler implements ClosureCompiler {
             },
             (e) => {
               done();
-              if (e instanceof PyException) linkContext(rt, e, error);
+              if (e instanceof PyException) linkContext(f.rt, e, error);
               throw e;
             },
           ),
@@ -941,7 +1030,7 @@ class Compiler implements ClosureCompiler {
       try {
         r = attempt(f);
       } catch (e) {
-        if (!(e instanceof PyException) && !rt.isCatchableByFinally(e)) throw e;
+        if (!(e instanceof PyException) && !f.rt.isCatchableByFinally(e)) throw e;
         return runFinally(f, { ok: false, error: e });
       }
       if (isPending(r)) {
@@ -949,7 +1038,7 @@ class Compiler implements ClosureCompiler {
           r.promise.then(
             (c) => settle(runFinally(f, { ok: true, value: c as Completion })),
             (e) => {
-              if (!(e instanceof PyException) && !rt.isCatchableByFinally(e)) throw e;
+              if (!(e instanceof PyException) && !f.rt.isCatchableByFinally(e)) throw e;
               return settle(runFinally(f, { ok: false, error: e }));
             },
           ),
@@ -960,7 +1049,6 @@ class Compiler implements ClosureCompiler {
   }
 
   private importStatement(s: A.Import, scope: Scope): Stmt {
-    const rt = this.rt;
     // `import a.b` imports a.b and binds `a` (the package, with `b` now an attribute);
     // `import a.b as c` binds the submodule itself.
     const parts = s.names.map((a) => ({
@@ -970,22 +1058,21 @@ class Compiler implements ClosureCompiler {
     }));
     return (f) => {
       for (const p of parts) {
-        const module = rt.importModule(p.module);
-        p.store(f, p.bound === p.module ? module : rt.importModule(p.bound));
+        const module = f.rt.importModule(p.module);
+        p.store(f, p.bound === p.module ? module : f.rt.importModule(p.bound));
       }
       return undefined;
     };
   }
 
   private importFrom(s: A.ImportFrom, scope: Scope): Stmt {
-    const rt = this.rt;
     const moduleName = ".".repeat(s.level) + (s.module ?? "");
     const names = s.names.map((a) => ({ name: a.name, store: this.storeName(a.asname ?? a.name, scope) }));
     return (f) => {
-      const module = rt.importModule(moduleName);
+      const module = f.rt.importModule(moduleName);
       for (const n of names) {
         // `from urllib import parse`: a submodule not imported yet is imported now.
-        const v = module.attrs.get(n.name) ?? (rt.hasModule(`${moduleName}.${n.name}`) ? rt.importModule(`${moduleName}.${n.name}`) : undefined);
+        const v = module.attrs.get(n.name) ?? (f.rt.hasModule(`${moduleName}.${n.name}`) ? f.rt.importModule(`${moduleName}.${n.name}`) : undefined);
         if (v === undefined) {
           throw pyError("ImportError", `cannot import name '${n.name}' from '${moduleName}' (available: ${[...module.attrs.keys()].sort().join(", ")})`);
         }
@@ -1004,19 +1091,18 @@ class Compiler implements ClosureCompiler {
   private name(node: A.Name, scope: Scope): Expr {
     const a = this.access(node, scope);
     const id = node.id;
-    const rt = this.rt;
     switch (a.kind) {
       case "global": {
-        // Every frame of one execution shares its Globals: the cell is looked up once.
-        let owner: Globals | null = null;
+        // Every frame of one execution shares its Globals: the cell is looked up once per execution.
+        let owner = -1;
         let cell: Cell = new Cell(UNBOUND);
         return (f) => {
-          if (owner !== f.globals) {
-            owner = f.globals;
-            cell = owner.cell(id);
+          if (owner !== f.globals.id) {
+            owner = f.globals.id;
+            cell = f.globals.cell(id);
           }
           const v = cell.v;
-          return v !== UNBOUND ? v : rt.builtin(id);
+          return v !== UNBOUND ? v : f.rt.builtin(id);
         };
       }
       case "local": {
@@ -1049,12 +1135,12 @@ class Compiler implements ClosureCompiler {
     const a = this.info.resolve(scope, id);
     switch (a.kind) {
       case "global": {
-        let owner: Globals | null = null;
+        let owner = -1;
         let cell: Cell = new Cell(UNBOUND);
         return (f, v) => {
-          if (owner !== f.globals) {
-            owner = f.globals;
-            cell = owner.cell(id);
+          if (owner !== f.globals.id) {
+            owner = f.globals.id;
+            cell = f.globals.cell(id);
           }
           cell.v = v;
         };
@@ -1093,7 +1179,6 @@ class Compiler implements ClosureCompiler {
   // ---------------------------------------------------------------- assignment targets
 
   store(target: A.Expr, scope: Scope): Store {
-    const rt = this.rt;
     switch (target.kind) {
       case "Name":
         return this.storeName(target.id, scope);
@@ -1102,10 +1187,10 @@ class Compiler implements ClosureCompiler {
         const key = this.subscriptKey(target.slice, scope);
         return (f, v) => {
           const c = container(f);
-          if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => setItem(cv, k, v, rt.budget)));
+          if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => setItem(cv, k, v, f.rt.budget)));
           const k = key(f);
-          if (isPending(k)) return k.then((kv: Value) => setItem(c, kv, v, rt.budget));
-          setItem(c, k, v, rt.budget);
+          if (isPending(k)) return k.then((kv: Value) => setItem(c, kv, v, f.rt.budget));
+          setItem(c, k, v, f.rt.budget);
         };
       }
       case "Attribute":
@@ -1122,7 +1207,6 @@ class Compiler implements ClosureCompiler {
   }
 
   private unpack(elts: A.Expr[], scope: Scope): Store {
-    const rt = this.rt;
     const starAt = elts.findIndex((e) => e.kind === "Starred");
     const stores = elts.map((e) => this.store(e, scope));
     /** Stores values[i:] into the targets from the ith (no closure unless one suspends). */
@@ -1135,11 +1219,10 @@ class Compiler implements ClosureCompiler {
         }
       }
     };
-    return (f, v) => (waits(v) ? then(unpackWaiting(rt, v, elts.length, starAt), (items: Value[]) => assign(f, items, 0)) : assign(f, unpackItems(rt, v, elts.length, starAt), 0));
+    return (f, v) => (waits(v) ? then(unpackWaiting(f.rt, v, elts.length, starAt), (items: Value[]) => assign(f, items, 0)) : assign(f, unpackItems(f.rt, v, elts.length, starAt), 0));
   }
 
   private deleter(target: A.Expr, scope: Scope): (f: Frame) => void | Pending {
-    const rt = this.rt;
     switch (target.kind) {
       case "Name":
         return this.deleteName(target.id, scope);
@@ -1148,8 +1231,8 @@ class Compiler implements ClosureCompiler {
         const key = this.subscriptKey(target.slice, scope);
         return (f) => {
           const parts = evalAll([container, key], f);
-          if (isPending(parts)) return parts.then(([c, k]: Value[]) => delItem(c!, k!, rt.budget));
-          delItem(parts[0]!, parts[1]!, rt.budget);
+          if (isPending(parts)) return parts.then(([c, k]: Value[]) => delItem(c!, k!, f.rt.budget));
+          delItem(parts[0]!, parts[1]!, f.rt.budget);
         };
       }
       case "Tuple":
@@ -1168,7 +1251,6 @@ class Compiler implements ClosureCompiler {
   // ---------------------------------------------------------------- expressions
 
   expr(e: A.Expr, scope: Scope): Expr {
-    const rt = this.rt;
     switch (e.kind) {
       case "Constant": {
         const v = constantValue(e.value);
@@ -1189,8 +1271,10 @@ class Compiler implements ClosureCompiler {
           return (f) => then(operand(f), not);
         }
         const op = e.op;
-        const apply = (v: Value): Value => unary(op, v, rt.budget);
-        return (f) => then(operand(f), apply);
+        return (f) => {
+          const v = operand(f);
+          return isPending(v) ? v.then((x: Value) => unary(op, x, f.rt.budget)) : unary(op, v, f.rt.budget);
+        };
       }
       case "BoolOp": {
         const values = e.values.map((v) => this.expr(v, scope));
@@ -1238,18 +1322,20 @@ class Compiler implements ClosureCompiler {
       case "Attribute": {
         const value = this.expr(e.value, scope);
         const attr = e.attr;
-        const get = (v: Value): Value => rt.getAttr(v, attr);
-        return (f) => then(value(f), get);
+        return (f) => {
+          const v = value(f);
+          return isPending(v) ? v.then((x: Value) => f.rt.getAttr(x, attr)) : f.rt.getAttr(v, attr);
+        };
       }
       case "Subscript": {
         const value = this.expr(e.value, scope);
         const key = this.subscriptKey(e.slice, scope);
         return (f) => {
           const c = value(f);
-          if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => getItem(cv, k, rt.budget)));
+          if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => getItem(cv, k, f.rt.budget)));
           const k = key(f);
-          if (isPending(k)) return k.then((kv: Value) => getItem(c, kv, rt.budget));
-          return getItem(c, k, rt.budget);
+          if (isPending(k)) return k.then((kv: Value) => getItem(c, kv, f.rt.budget));
+          return getItem(c, k, f.rt.budget);
         };
       }
       case "Slice":
@@ -1258,8 +1344,11 @@ class Compiler implements ClosureCompiler {
         const items = this.elements(e.elts, scope);
         // spliceStarred charges what it collects: a starred display's list is paid for.
         const spliced = e.elts.some((x) => x.kind === "Starred");
-        const make = (xs: Value[]): Value => (spliced ? new PyList(xs) : rt.newList(xs));
-        return (f) => then(items(f), make);
+        return (f) => {
+          const xs = items(f);
+          if (isPending(xs)) return xs.then((ys: Value[]) => (spliced ? new PyList(ys) : f.rt.newList(ys)));
+          return spliced ? new PyList(xs) : f.rt.newList(xs);
+        };
       }
       case "Tuple": {
         if (e.elts.length === 0) return () => EMPTY_TUPLE;
@@ -1269,7 +1358,7 @@ class Compiler implements ClosureCompiler {
       }
       case "Set": {
         const items = this.elements(e.elts, scope, false);
-        const make = (xs: Value[]): Value => {
+        const make = (rt: Runtime, xs: Value[]): Value => {
           const s = new PySet();
           for (const x of xs) {
             rt.hash(x);
@@ -1278,7 +1367,10 @@ class Compiler implements ClosureCompiler {
           rt.budget.alloc(entriesSize(s));
           return s;
         };
-        return (f) => then(items(f), make);
+        return (f) => {
+          const xs = items(f);
+          return isPending(xs) ? xs.then((ys: Value[]) => make(f.rt, ys)) : make(f.rt, xs);
+        };
       }
       case "Dict":
         return this.dict(e, scope);
@@ -1296,7 +1388,7 @@ class Compiler implements ClosureCompiler {
       }
       case "Await": {
         const value = this.expr(e.value, scope);
-        return (f) => after2(value(f), (v) => rt.await(v));
+        return (f) => after2(value(f), (v) => f.rt.await(v));
       }
       case "Starred":
         throw new Error("internal: the parser let through a starred expression outside a display");
@@ -1308,12 +1400,11 @@ class Compiler implements ClosureCompiler {
    * feedback for each and inlines its small-int path; everything else goes through ops.binary.
    */
   private binOp(op: BinaryOp, left: Expr, right: Expr): Expr {
-    const rt = this.rt;
     const slow = (f: Frame, a: Value | Pending): Value | Pending => {
-      if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => rt.binary(op, x, y)));
+      if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => f.rt.binary(op, x, y)));
       const b = right(f);
-      if (isPending(b)) return b.then((y: Value) => rt.binary(op, a, y));
-      return rt.binary(op, a, b);
+      if (isPending(b)) return b.then((y: Value) => f.rt.binary(op, a, y));
+      return f.rt.binary(op, a, b);
     };
     switch (op) {
       case "+":
@@ -1325,7 +1416,7 @@ class Compiler implements ClosureCompiler {
               const r = a + b;
               if (Number.isSafeInteger(r)) return r;
             }
-            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
           }
           return slow(f, a);
         };
@@ -1338,7 +1429,7 @@ class Compiler implements ClosureCompiler {
               const r = a - b;
               if (Number.isSafeInteger(r)) return r;
             }
-            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
           }
           return slow(f, a);
         };
@@ -1352,7 +1443,7 @@ class Compiler implements ClosureCompiler {
               // -0 is not an int: 0 * -1 is 0.
               if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
             }
-            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
           }
           return slow(f, a);
         };
@@ -1366,7 +1457,7 @@ class Compiler implements ClosureCompiler {
               const r = a % b;
               return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
             }
-            return isPending(b) ? b.then((y: Value) => rt.binary(op, a, y)) : rt.binary(op, a, b);
+            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
           }
           return slow(f, a);
         };
@@ -1378,12 +1469,11 @@ class Compiler implements ClosureCompiler {
   /** Elements of a display, with `*iterable` spliced in. */
   /** `reword`: CPython 3.11 re-words a bad `*x` in list and tuple displays, not in set ones. */
   private elements(elts: A.Expr[], scope: Scope, reword = true): (f: Frame) => Value[] | Pending {
-    const rt = this.rt;
     const hasStar = elts.some((e) => e.kind === "Starred");
     const exprs = elts.map((e) => this.expr(e.kind === "Starred" ? e.value : e, scope));
     if (!hasStar) return exactly(exprs);
     const starred = elts.map((e) => e.kind === "Starred");
-    return (f) => after2(evalAll(exprs, f) as Value[] | Pending as never, (values) => spliceStarred(rt, values as unknown as Value[], starred, reword) as unknown as Value) as Value[] | Pending;
+    return (f) => after2(evalAll(exprs, f) as Value[] | Pending as never, (values) => spliceStarred(f.rt, values as unknown as Value[], starred, reword) as unknown as Value) as Value[] | Pending;
   }
 
   private subscriptKey(slice: A.Expr, scope: Scope): Expr {
@@ -1444,10 +1534,9 @@ class Compiler implements ClosureCompiler {
   }
 
   private comparisonOf(e: A.Compare, scope: Scope): Expr {
-    const rt = this.rt;
     const operands = [e.left, ...e.comparators].map((x) => this.expr(x, scope));
     const ops = e.ops;
-    const test = (op: A.CompareOperator, a: Value, b: Value): boolean | Pending => {
+    const test = (rt: Runtime, op: A.CompareOperator, a: Value, b: Value): boolean | Pending => {
       switch (op) {
         case "==":
           return equals(a, b);
@@ -1473,10 +1562,10 @@ class Compiler implements ClosureCompiler {
       const [left, right] = operands as [Expr, Expr];
       const op = ops[0]!;
       const slow = (f: Frame, a: Value | Pending): Value | Pending => {
-        if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => test(op, x, y)));
+        if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => test(f.rt, op, x, y)));
         const b = right(f);
-        if (isPending(b)) return b.then((y: Value) => test(op, a, y));
-        return test(op, a, b);
+        if (isPending(b)) return b.then((y: Value) => test(f.rt, op, a, y));
+        return test(f.rt, op, a, b);
       };
       // Ints are JS numbers: the common comparisons of two of them are one JS operator, each in
       // a closure of its own (separate type feedback).
@@ -1487,7 +1576,7 @@ class Compiler implements ClosureCompiler {
             if (typeof a === "number") {
               const b = right(f);
               if (typeof b === "number") return a < b;
-              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
             }
             return slow(f, a);
           };
@@ -1497,7 +1586,7 @@ class Compiler implements ClosureCompiler {
             if (typeof a === "number") {
               const b = right(f);
               if (typeof b === "number") return a <= b;
-              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
             }
             return slow(f, a);
           };
@@ -1507,7 +1596,7 @@ class Compiler implements ClosureCompiler {
             if (typeof a === "number") {
               const b = right(f);
               if (typeof b === "number") return a > b;
-              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
             }
             return slow(f, a);
           };
@@ -1517,7 +1606,7 @@ class Compiler implements ClosureCompiler {
             if (typeof a === "number") {
               const b = right(f);
               if (typeof b === "number") return a >= b;
-              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
             }
             return slow(f, a);
           };
@@ -1530,7 +1619,7 @@ class Compiler implements ClosureCompiler {
             if (typeof a === "number" || typeof a === "string") {
               const b = right(f);
               if (typeof b === typeof a) return (a === b) !== negate;
-              return isPending(b) ? b.then((y: Value) => test(op, a, y)) : test(op, a, b);
+              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
             }
             return slow(f, a);
           };
@@ -1544,9 +1633,9 @@ class Compiler implements ClosureCompiler {
         const b = operands[i + 1]!(f);
         if (isPending(b)) {
           const index = i;
-          return b.then((y: Value) => then(test(ops[index]!, a, y), (ok: boolean) => (ok ? run(f, y, index + 1) : false)));
+          return b.then((y: Value) => then(test(f.rt, ops[index]!, a, y), (ok: boolean) => (ok ? run(f, y, index + 1) : false)));
         }
-        const ok = test(ops[i]!, a, b);
+        const ok = test(f.rt, ops[i]!, a, b);
         if (isPending(ok)) {
           const index = i;
           return ok.then((yes: boolean) => (yes ? run(f, b, index + 1) : false));
@@ -1564,7 +1653,6 @@ class Compiler implements ClosureCompiler {
   }
 
   private dict(e: A.Dict, scope: Scope): Expr {
-    const rt = this.rt;
     const keys = e.keys.map((k) => (k ? this.expr(k, scope) : null));
     const values = e.values.map((v) => this.expr(v, scope));
     // {"id": ..., "name": ...}, the shape of JSON records: the keys are known str constants
@@ -1582,7 +1670,7 @@ class Compiler implements ClosureCompiler {
           }
           d.set(names[i]!, v);
         }
-        rt.budget.alloc(entriesSize(d));
+        f.rt.budget.alloc(entriesSize(d));
         return d;
       };
       return (f) => fill(f, new PyDict(), 0);
@@ -1592,7 +1680,7 @@ class Compiler implements ClosureCompiler {
       exprs.push(k ?? (() => null));
       exprs.push(values[i]!);
     });
-    const make = (flat: Value[]): Value => {
+    const make = (rt: Runtime, flat: Value[]): Value => {
       const d = new PyDict();
       for (let i = 0; i < flat.length; i += 2) {
         if (keys[i / 2] === null) {
@@ -1607,11 +1695,13 @@ class Compiler implements ClosureCompiler {
       rt.budget.alloc(entriesSize(d));
       return d;
     };
-    return (f) => then(evalAll(exprs, f), make);
+    return (f) => {
+      const flat = evalAll(exprs, f);
+      return isPending(flat) ? flat.then((xs: Value[]) => make(f.rt, xs)) : make(f.rt, flat);
+    };
   }
 
   private joinedStr(e: A.JoinedStr, scope: Scope): Expr {
-    const rt = this.rt;
     const parts = e.values.map((v): Expr => {
       if (v.kind === "Constant") {
         const text = v.value as string;
@@ -1619,35 +1709,33 @@ class Compiler implements ClosureCompiler {
       }
       const value = this.expr(v.value, scope);
       const conversion = v.conversion;
-      const convert = (x: Value): Value => (conversion === "r" ? rt.repr(x) : conversion === "s" ? rt.str(x) : conversion === "a" ? rt.ascii(x) : x);
+      const convert = (rt: Runtime, x: Value): Value => (conversion === "r" ? rt.repr(x) : conversion === "s" ? rt.str(x) : conversion === "a" ? rt.ascii(x) : x);
       // A format spec without replacement fields (`:>10.2f`, the usual case) is known now.
       const constantSpec = !v.formatSpec ? "" : v.formatSpec.values.every((p) => p.kind === "Constant") ? v.formatSpec.values.map((p) => (p as A.Constant).value as string).join("") : null;
       if (constantSpec !== null) {
         const spec = constantSpec;
         const plain = spec === "" && conversion === null;
-        const finish = (x: Value): string => {
+        const finish = (rt: Runtime, x: Value): string => {
           if (plain && typeof x === "string") return x;
-          return rt.format(convert(x), spec);
+          return rt.format(convert(rt, x), spec);
         };
         return (f: Frame) => {
           const x = value(f);
-          return isPending(x) ? x.then(finish) : finish(x);
+          return isPending(x) ? x.then((y: Value) => finish(f.rt, y)) : finish(f.rt, x);
         };
       }
       const spec = this.joinedStr(v.formatSpec!, scope);
       return (f: Frame) =>
         after2(value(f), (x) => {
-          const converted = convert(x);
-          return after2(spec(f), (s) => rt.format(converted, s as string));
+          const converted = convert(f.rt, x);
+          return after2(spec(f), (s) => f.rt.format(converted, s as string));
         });
     });
-    const finish = (out: string): string => {
+    const finish = (rt: Runtime, out: string): string => {
       rt.budget.checkSize(2 * out.length);
       rt.budget.step(out.length >> 6);
       return out;
     };
-    // join() makes one flat string; += would keep a rope of the pieces in every stored result.
-    const join = (xs: Value[]): string => finish(xs.join(""));
     const n = parts.length;
     return (f) => {
       const xs: Value[] = new Array(n);
@@ -1656,19 +1744,18 @@ class Compiler implements ClosureCompiler {
         if (isPending(v)) {
           return v.then((x: Value) => {
             xs[i] = x;
-            return then(evalAll(parts, f, i + 1, xs.slice(0, i + 1)), join);
+            return then(evalAll(parts, f, i + 1, xs.slice(0, i + 1)), (ys: Value[]) => finish(f.rt, ys.join("")));
           });
         }
         xs[i] = v;
       }
-      return finish(xs.join(""));
+      return finish(f.rt, xs.join(""));
     };
   }
 
   // ---------------------------------------------------------------- comprehensions
 
   private comprehension(e: A.ListComp | A.SetComp | A.DictComp, outer: Scope): Expr {
-    const rt = this.rt;
     const scope = this.info.scopes.get(e)!;
     const clauses = e.generators.map((g, i) => ({
       iter: this.expr(g.iter, i === 0 ? outer : scope),
@@ -1690,8 +1777,8 @@ class Compiler implements ClosureCompiler {
     };
     const loop = (f: Frame, i: number, next: Step, sink: Sink): void | Pending => {
       for (;;) {
-        if (rt.shouldYield()) return rt.yieldNow().then(() => loop(f, i, next, sink));
-        rt.tick();
+        if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f, i, next, sink));
+        f.rt.tick();
         const item = next();
         if (item === DONE) return;
         // An item of a generator expression may have to wait.
@@ -1739,23 +1826,23 @@ class Compiler implements ClosureCompiler {
         const items: Value[] = [];
         result = new PyList(items);
         sink = (_k, v) => {
-          rt.budget.alloc(storedSize(v));
+          f.rt.budget.alloc(storedSize(v));
           items.push(v);
         };
       } else if (e.kind === "SetComp") {
         const set = new PySet();
         result = set;
         sink = (_k, v) => {
-          rt.hash(v);
-          rt.budget.alloc(entrySize(v, null));
+          f.rt.hash(v);
+          f.rt.budget.alloc(entrySize(v, null));
           set.add(v);
         };
       } else {
         const d = new PyDict();
         result = d;
         sink = (k, v) => {
-          rt.hash(k!);
-          rt.budget.alloc(entrySize(k!, v));
+          f.rt.hash(k!);
+          f.rt.budget.alloc(entrySize(k!, v));
           d.set(k!, v);
         };
       }
@@ -1786,7 +1873,6 @@ class Compiler implements ClosureCompiler {
 
   /** What makes a generator of `e` in frame `f` once its first iterable is evaluated (the JS tier evaluates it itself). */
   generatorMaker(e: A.GeneratorExp, outer: Scope): (f: Frame, src: Value) => Value {
-    const rt = this.rt;
     const scope = this.info.scopes.get(e)!;
     if (awaitsInside(e)) {
       // CPython makes it an asynchronous generator, which only `async for` (refused) can consume.
@@ -1797,7 +1883,7 @@ class Compiler implements ClosureCompiler {
     }
     // The JS tier's unit when this compilation uses the tier, as for a function's body; in a
     // script's first run, from the TIER_UP_CALLS-th generator made here.
-    let unit = codegenMode !== "never" && (this.hot || isCompiled(e)) ? compileGeneratorUnit(e, scope, this, rt) : null;
+    let unit = codegenMode !== "never" && (this.hot || isCompiled(e)) ? compileGeneratorUnit(e, scope, this) : null;
     const code = unit === null ? this.genexpCode(e, scope) : null;
     let made = 0;
     const emptySlots = unboundSlots(scope.slotCount);
@@ -1805,13 +1891,17 @@ class Compiler implements ClosureCompiler {
     const captures = this.captures(scope, outer);
     const bytes = GENERATOR + SLOT * emptySlots.length + CLOSURE * e.generators.length + CELL * captures.length;
     return (f, src) => {
-      if (unit === null && ++made === TIER_UP_CALLS && codegenMode === "auto") unit = compileGeneratorUnit(e, scope, this, rt);
+      if (unit === null && ++made >= TIER_UP_CALLS && codegenMode === "auto") {
+        unit = compileGeneratorUnit(e, scope, this);
+        // Refused: never asked again.
+        if (unit === null) made = -Infinity;
+      }
       // As CPython's iter() of the first iterable: a TypeError here, at creation.
       const cursor = stepper(src);
       const frame = new GeneratorFrame(emptySlots.slice(), captures.length === 0 ? NO_CELLS : captures.map((c) => c(f)), f.globals, "<genexpr>", f.depth + 1);
       for (const slot of cellSlots) frame.slots[slot] = new Cell(UNBOUND);
-      const body = unit !== null ? new UnitMachine(unit, frame, cursor) : new ClauseMachine(rt, code!, frame, cursor);
-      return new PyGenerator(rt, frame, body, bytes);
+      const body = unit !== null ? new UnitMachine(unit, frame, cursor) : new ClauseMachine(f.rt, code!, frame, cursor);
+      return new PyGenerator(f.rt, frame, body, bytes);
     };
   }
 
@@ -1835,7 +1925,6 @@ class Compiler implements ClosureCompiler {
   // ---------------------------------------------------------------- calls
 
   private call(e: A.Call, scope: Scope): Expr {
-    const rt = this.rt;
     const simple = e.args.every((a) => a.kind !== "Starred") && e.keywords.every((k) => k.arg !== null);
     const args = e.args.map((a) => this.expr(a.kind === "Starred" ? a.value : a, scope));
     const starred = e.args.map((a) => a.kind === "Starred");
@@ -1844,7 +1933,7 @@ class Compiler implements ClosureCompiler {
     const { line, col } = e;
 
     /** Builds positional args and kwargs from evaluated values. */
-    const assemble = (values: Value[], target: Value, method: string | null): [Value[], Map<string, Value> | null] => {
+    const assemble = (rt: Runtime, values: Value[], target: Value, method: string | null): [Value[], Map<string, Value> | null] => {
       const positional: Value[] = [];
       for (let i = 0; i < args.length; i++) {
         if (!starred[i]) positional.push(values[i]!);
@@ -1882,9 +1971,9 @@ class Compiler implements ClosureCompiler {
     const invoke = (f: Frame, target: Value, method: string | null, vs: Value[]): Value | Pending => {
       f.line = line;
       f.col = col;
-      if (plain) return method === null ? rt.callValue(target, vs, null, f) : rt.callMethod(target, method, vs, null, f);
-      const [positional, kwargs] = assemble(vs, target, method);
-      return method === null ? rt.callValue(target, positional, kwargs, f) : rt.callMethod(target, method, positional, kwargs, f);
+      if (plain) return method === null ? f.rt.callValue(target, vs, null, f) : f.rt.callMethod(target, method, vs, null, f);
+      const [positional, kwargs] = assemble(f.rt, vs, target, method);
+      return method === null ? f.rt.callValue(target, positional, kwargs, f) : f.rt.callMethod(target, method, positional, kwargs, f);
     };
     /** Evaluates the arguments without allocating closures unless one of them suspends. */
     const withArguments = (f: Frame, target: Value, method: string | null): Value | Pending => {
@@ -1913,7 +2002,7 @@ class Compiler implements ClosureCompiler {
           if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
           f.line = line;
           f.col = col;
-          return site.call(rt, self, [], f);
+          return site.call(f.rt, self, [], f);
         };
       }
       if (plain && all.length === 2) {
@@ -1927,7 +2016,7 @@ class Compiler implements ClosureCompiler {
           if (isPending(v1)) return v1.then((y: Value) => invoke(f, self, method, [v0, y]));
           f.line = line;
           f.col = col;
-          return site.call(rt, self, [v0, v1], f);
+          return site.call(f.rt, self, [v0, v1], f);
         };
       }
       if (plain && all.length === 1) {
@@ -1939,7 +2028,7 @@ class Compiler implements ClosureCompiler {
           if (isPending(v)) return v.then((x: Value) => invoke(f, self, method, [x]));
           f.line = line;
           f.col = col;
-          return site.call(rt, self, [v], f);
+          return site.call(f.rt, self, [v], f);
         };
       }
       return (f) => {
@@ -1964,9 +2053,9 @@ class Compiler implements ClosureCompiler {
           const slots = code.emptySlots.slice();
           slots[code.params[0]!.slot] = v0;
           slots[code.params[1]!.slot] = v1;
-          return rt.callPlain(fn, slots, f);
+          return f.rt.callPlain(fn, slots, f);
         }
-        return rt.callValue(fn, [v0, v1], null, f);
+        return f.rt.callValue(fn, [v0, v1], null, f);
       };
     }
     if (plain && all.length === 1) {
@@ -1982,9 +2071,9 @@ class Compiler implements ClosureCompiler {
           const code = fn.code;
           const slots = code.emptySlots.slice();
           slots[code.params[0]!.slot] = v;
-          return rt.callPlain(fn, slots, f);
+          return f.rt.callPlain(fn, slots, f);
         }
-        return rt.callValue(fn, [v], null, f);
+        return f.rt.callValue(fn, [v], null, f);
       };
     }
     return (f) => {
@@ -2020,7 +2109,6 @@ class Compiler implements ClosureCompiler {
     isLambda: boolean,
     bodyStmts: A.Stmt[],
   ): Expr {
-    const rt = this.rt;
     const paramOf = (a: A.Arg): Parameter => {
       const v = inner.declare(a.arg);
       return { name: a.arg, slot: v.slot, cell: v.isCell };
@@ -2053,7 +2141,6 @@ class Compiler implements ClosureCompiler {
     const defaults = args.defaults.map((d) => this.expr(d, outer));
     const kwDefaultExprs = args.kwonlyargs.map((a, i) => ({ name: a.arg, expr: args.kwDefaults[i] ? this.expr(args.kwDefaults[i]!, outer) : null }));
     const withDefaults = kwDefaultExprs.filter((k) => k.expr !== null);
-    void rt;
     // Without defaults (most functions, and lambdas made in a loop): nothing to evaluate, and one
     // shared empty map of keyword defaults (nothing writes to it).
     if (defaults.length === 0 && withDefaults.length === 0) {

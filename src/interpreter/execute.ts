@@ -7,7 +7,7 @@ import { PieceParse } from "../../grammar/pieces.js";
 import { toPlain, type Plain } from "./boundary.js";
 import { Budget, DEFAULT_LIMITS, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
-import { compileModule, Frame, Globals, noteRun, RETURN, unboundSlots } from "./compile.js";
+import { type CompiledModule, compiledModule, Frame, Globals, noteRun, RETURN, unboundSlots } from "./compile.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
 import { describeThrown, exceptionMessage, tracebackText } from "./error-text.js";
 import { moduleFrom, STANDARD_MODULES } from "./modules/index.js";
@@ -70,14 +70,23 @@ export interface ExecuteOptions {
  */
 const BUILTINS = makeBuiltins({ getAttr: getAttribute });
 
+/** A parsed script and, once it has run, its compiled module (compile.ts compiledModule). */
+interface Script {
+  module: A.Module;
+  compiled: CompiledModule | null;
+}
+
 /**
- * Parsed scripts by source text. Scripts are often run again unchanged, and parsing is a pure
- * function of the text whose AST nothing modifies afterwards. A script's AST is kept from its
- * second run on: most scripts run once, and keeping each one's AST for a while would only give
- * the garbage collector more to do. Both tables are bounded (in entries, and the ASTs in total
- * source size too); the oldest entries go first, and a hit costs one lookup.
+ * Parsed scripts by source text, each with its compiled module. Scripts are often run again
+ * unchanged, and parsing is a pure function of the text whose AST nothing modifies afterwards:
+ * a kept script is neither parsed, analysed nor compiled again. A script is kept from its second
+ * run on: most scripts run once, and keeping each one's AST and compiled code for a while would
+ * only give the garbage collector more to do (holding the first run's only weakly, through a
+ * WeakRef or a WeakMap from the AST, took the collector from 7% to 19-38% of a trivial new
+ * script's time). Both tables are bounded (in entries, and the ASTs in total source size too);
+ * the oldest entries go first, and a hit costs one lookup.
  */
-const PARSED = new Map<string, A.Module>();
+const PARSED = new Map<string, Script>();
 const PARSED_MAX_ENTRIES = 128;
 const PARSED_MAX_BYTES = 1 << 20;
 let parsedBytes = 0;
@@ -90,11 +99,11 @@ const PIECES_FROM = 8192;
 /** How long one run of pieces may hold the event loop. */
 const PIECE_MS = 4;
 
-async function parseCached(source: string): Promise<A.Module> {
+async function parseCached(source: string): Promise<Script> {
   const hit = PARSED.get(source);
   if (hit) return hit;
-  const module = source.length < PIECES_FROM ? parse(source) : await parseInPieces(source);
-  if (source.length > PARSED_MAX_BYTES / 8) return module;
+  const script: Script = { module: source.length < PIECES_FROM ? parse(source) : await parseInPieces(source), compiled: null };
+  if (source.length > PARSED_MAX_BYTES / 8) return script;
   if (!SEEN.has(source)) {
     SEEN.add(source);
     seenBytes += source.length;
@@ -103,18 +112,18 @@ async function parseCached(source: string): Promise<A.Module> {
       SEEN.delete(old);
       seenBytes -= old.length;
     }
-    return module;
+    return script;
   }
   SEEN.delete(source);
   seenBytes -= source.length;
-  PARSED.set(source, module);
+  PARSED.set(source, script);
   parsedBytes += source.length;
   for (const [old] of PARSED) {
     if (parsedBytes <= PARSED_MAX_BYTES && PARSED.size <= PARSED_MAX_ENTRIES) break;
     PARSED.delete(old);
     parsedBytes -= old.length;
   }
-  return module;
+  return script;
 }
 
 /**
@@ -205,9 +214,9 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
     return done({ error: { type: e.type, message: e.message, line: null, column: null, traceback: "", hints: ["Split the work into smaller scripts."] } });
   }
 
-  let module;
+  let script;
   try {
-    module = await parseCached(source);
+    script = await parseCached(source);
   } catch (e) {
     if (e instanceof PySyntaxError) {
       return done({
@@ -226,11 +235,6 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
   if (workspace) modules.set("workspace", () => moduleFrom("workspace", workspaceModule(workspace)));
   const hosts = new Map<string, HostObject>();
   for (const [name, methods] of Object.entries(options.hosts ?? {})) hosts.set(name, new HostObject(name, new Map(Object.entries(methods))));
-  const globals = new Globals();
-  for (const [name, host] of hosts) globals.set(name, host);
-  if (!globals.has("env")) globals.set("env", scriptEnv(options.env ?? {}));
-  // The script runs as the main module: `if __name__ == "__main__":` holds.
-  if (!globals.has("__name__")) globals.set("__name__", "__main__");
   // Counted as sharing the CPU from here until rt.finish() in the finally below.
   const rt = (state.rt = new Runtime({
     budget,
@@ -240,13 +244,19 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
     signal: options.signal,
     deadline: started + executionMs(limits),
   }));
+  const globals = new Globals(rt);
+  for (const [name, host] of hosts) globals.set(name, host);
+  if (!globals.has("env")) globals.set("env", scriptEnv(options.env ?? {}));
+  // The script runs as the main module: `if __name__ == "__main__":` holds.
+  if (!globals.has("__name__")) globals.set("__name__", "__main__");
 
   let frame: Frame | null = null;
   let cancelTimeout: (() => void) | undefined;
   // Removed when the execution ends: a long-lived signal must not keep finished executions alive.
   let onAbort: (() => void) | undefined;
   try {
-    const body = compileModule(module, rt);
+    const compiled = (script.compiled = compiledModule(script.module, script.compiled));
+    const body = compiled.body;
     frame = new Frame(unboundSlots(body.slotCount), [], globals, "<module>", 0);
     let completion: unknown = body(frame);
     if (completion instanceof Pending) {
@@ -277,7 +287,7 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
     if (onAbort) options.signal?.removeEventListener("abort", onAbort);
     // Whatever it was waiting on is released, and none of its code runs again.
     rt.finish();
-    noteRun(module, meter.steps);
+    noteRun(script.module, meter.steps);
     // The script's globals are unbound as it ends. Its cells can outlive it in V8's old
     // generation (dead, but not yet collected), and a young-generation collection takes what they
     // point at as alive: the script's last values, and all they hold, were copied and promoted

@@ -42,6 +42,8 @@ export class Scope {
   readonly frees: Variable[] = [];
   /** For a function or the module: how many slots its frame needs (comprehensions included). */
   slotCount = 0;
+  /** Set once the analysis is closed: every variable has its slot, and no other may be added. */
+  frozen = false;
 
   constructor(
     readonly kind: "module" | "function" | "comprehension" | "generator",
@@ -59,6 +61,8 @@ export class Scope {
   declare(name: string): Variable {
     let v = this.variables.get(name);
     if (!v) {
+      // Frames are sized from slotCount, and compiled code is shared by every run of the script.
+      if (this.frozen) throw new Error(`internal: variable '${name}' was added after the scope analysis was closed`);
       v = new Variable(name, this, this.owner.slotCount++);
       this.variables.set(name, v);
     }
@@ -74,8 +78,22 @@ export interface ScopeInfo {
   resolve(scope: Scope, name: string): Access;
 }
 
-/** Analyses a module: declarations first, then every reference, marking captured variables. */
+let analyses = 0;
+
+/** How many modules this process has analysed (for tests: a kept script is analysed once). */
+export function analysisCount(): number {
+  return analyses;
+}
+
+/**
+ * Analyses a module: declarations first, then every reference, marking captured variables, then
+ * every other name a statement binds (a def's, an import's, an except handler's) and every
+ * capture, so that each scope has all its slots before anything is compiled. The scopes are then
+ * frozen: compiled code and the frames made from slotCount serve every run of the script, and a
+ * unit compiled to JavaScript in the middle of a run must not add a slot to frames already made.
+ */
 export function analyse(module: A.Module): ScopeInfo {
+  analyses++;
   const scopes = new Map<A.Node, Scope>();
   const root = new Scope("module", null, module);
   scopes.set(module, root);
@@ -86,6 +104,14 @@ export function analyse(module: A.Module): ScopeInfo {
   const access = new Map<A.Node | string, Access>();
   const resolve = (scope: Scope, name: string): Access => resolveName(scope, name);
   for (const [scope, name] of references) access.set(name, resolve(scope, name.id));
+  for (const scope of scopes.values()) for (const name of scope.assigned) resolve(scope, name);
+  // A function or generator takes its cells from the scope it is defined in (compile.ts captures).
+  for (const scope of scopes.values()) {
+    if (scope.parent !== null && (scope.kind === "function" || scope.kind === "generator")) {
+      for (const variable of [...scope.frees]) resolve(scope.parent, variable.name);
+    }
+  }
+  for (const scope of scopes.values()) scope.frozen = true;
   return { scopes, access, resolve };
 }
 
