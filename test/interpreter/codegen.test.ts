@@ -1,19 +1,23 @@
 // The JavaScript tier (src/interpreter/codegen.ts) against the closure tier: the same scripts,
 // with tool calls that really suspend (they settle on a later turn of the event loop), must give
 // the same result, output, error, tool calls and step count in both.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledUnitCount, rejectedUnitCount } from "../../src/interpreter/codegen.js";
-import { setCodegen } from "../../src/interpreter/compile.js";
+import { setCodegen, setTierUp } from "../../src/interpreter/compile.js";
 import { execute, type Hosts, type SandboxResult } from "../../src/interpreter/execute.js";
 import { setYieldAlways } from "../../src/interpreter/runtime.js";
 import { programs } from "./generate.js";
 import { expectResultAsCPython } from "./cpython.js";
+
+// The first-run scripts here are sized for moves at the 1000th call (compile.ts's defaults are higher).
+beforeAll(() => setTierUp(1000, 1000));
 
 afterAll(() => {
   // Every unit these tests compiled was valid JavaScript.
   expect(rejectedUnitCount()).toBe(0);
   setCodegen(process.env.PY_CODEGEN === "always" ? "always" : "auto");
   setYieldAlways(false);
+  setTierUp();
 });
 
 /** A server whose tools answer after a timer, so every call suspends the script. */
