@@ -176,13 +176,21 @@ export function shapeText(shape: Shape): string {
   return render(shape, 1, MAX_TEXT);
 }
 
-function render(shape: Shape, depth: number, width = Infinity): string {
+/**
+ * The types seen at one place as a union, each spelled by `spell`: int beside float reads as
+ * float, None goes last, and more than MAX_UNION other members are `Any`.
+ */
+function union(shape: Shape, spell: (type: string) => string): string {
   const names = shape.types.includes("float") ? shape.types.filter((t) => t !== "int") : shape.types;
-  const parts = names.filter((t) => t !== "None").map((t) => renderType(t, shape, depth, width));
+  const parts = names.filter((t) => t !== "None").map(spell);
   if (names.includes("None")) parts.push("None");
   const unique = [...new Set(parts)];
   if (unique.filter((p) => p !== "None").length > MAX_UNION) return "Any";
   return unique.join(" | ") || "Any";
+}
+
+function render(shape: Shape, depth: number, width = Infinity): string {
+  return union(shape, (t) => renderType(t, shape, depth, width));
 }
 
 function renderType(type: string, shape: Shape, depth: number, width: number): string {
@@ -216,14 +224,7 @@ function renderType(type: string, shape: Shape, depth: number, width: number): s
  * `list[dict]`, `str`, `int | None`), since the comment next to it gives the keys.
  */
 export function shapeAnnotation(shape: Shape, depth = 2): string {
-  const names = shape.types.includes("float") ? shape.types.filter((t) => t !== "int") : shape.types;
-  const parts = names
-    .filter((t) => t !== "None")
-    .map((t) => ((t === "list" || t === "tuple") && shape.items !== undefined && depth > 1 ? `${t}[${shapeAnnotation(shape.items, depth - 1)}]` : t));
-  if (names.includes("None")) parts.push("None");
-  const unique = [...new Set(parts)];
-  if (unique.filter((p) => p !== "None").length > MAX_UNION) return "Any";
-  return unique.join(" | ") || "Any";
+  return union(shape, (t) => ((t === "list" || t === "tuple") && shape.items !== undefined && depth > 1 ? `${t}[${shapeAnnotation(shape.items, depth - 1)}]` : t));
 }
 
 // ---------------------------------------------------------------------------------------------
