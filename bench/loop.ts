@@ -10,11 +10,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "../grammar/parse.js";
 import { scan } from "../grammar/lexer.js";
-import { DEFAULT_LIMITS, Budget } from "../src/interpreter/budget.js";
 import { analyse } from "../src/interpreter/scope.js";
 import { compileModule } from "../src/interpreter/compile.js";
 import { execute } from "../src/interpreter/execute.js";
-import { Runtime } from "../src/interpreter/runtime.js";
 import { median, writeSection } from "./results.js";
 
 const quick = process.argv.includes("--quick");
@@ -235,13 +233,11 @@ async function frontRow(name: string, source: string, round: number): Promise<Fr
     }
     const parseMs = performance.now() - t;
     t = performance.now();
-    analyse(module);
+    const info = analyse(module);
     const analyseMs = performance.now() - t;
-    const rt = new Runtime({ budget: new Budget({ ...DEFAULT_LIMITS }), builtins: new Map(), modules: new Map(), hosts: new Map(), deadline: Infinity });
     t = performance.now();
-    compileModule(module, rt);
+    compileModule(module, info);
     const compileMs = performance.now() - t;
-    rt.finish();
     // The whole of it as a script sees it: execute() of a fresh text, its longest stall.
     const { stallMs } = await probe(() => execute(`${source}\n# ${round}.${i}.x\n`));
     if (i > 0) samples.push({ scanMs, parseMs, analyseMs, compileMs, stallMs }); // the first warms up

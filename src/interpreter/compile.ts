@@ -436,9 +436,17 @@ export function compiledModuleCount(): number {
  * analysis, and the units already compiled, are reused.
  */
 export function compiledModule(module: A.Module, kept: CompiledModule | null): CompiledModule {
-  const hot = codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
+  const hot = isHot(module);
   if (kept !== null && kept.mode === codegenMode && kept.hot === hot) return kept;
-  const info = kept?.info ?? analyse(module);
+  return build(module, kept?.info ?? analyse(module), hot);
+}
+
+/** Whether this compilation of `module` puts every unit on the JS tier. */
+function isHot(module: A.Module): boolean {
+  return codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
+}
+
+function build(module: A.Module, info: ScopeInfo, hot: boolean): CompiledModule {
   modulesCompiled++;
   const compiler = new Compiler(info, hot, answerStatement(module.body));
   const root = info.scopes.get(module)!;
@@ -446,9 +454,9 @@ export function compiledModule(module: A.Module, kept: CompiledModule | null): C
   return { info, body: Object.assign((f: Frame) => run(f), { slotCount: root.slotCount }), hot, mode: codegenMode };
 }
 
-/** A module's body, compiled afresh (the runtime argument is not used: compiled code serves every execution). */
-export function compileModule(module: A.Module, _rt?: Runtime): Stmt & { slotCount: number } {
-  return compiledModule(module, null).body;
+/** A module's body, compiled afresh from its analysis (made here when not given; bench:loop times the two apart). */
+export function compileModule(module: A.Module, info: ScopeInfo = analyse(module)): Stmt & { slotCount: number } {
+  return build(module, info, isHot(module)).body;
 }
 
 /**
