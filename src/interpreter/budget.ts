@@ -1,6 +1,7 @@
 // Per-execution limits (SPEC §2) and the meter that enforces them. Every charge happens BEFORE
 // the work or the allocation it pays for, so an over-budget request fails without being done.
 import { CancelledError, type LimitField, ResourceLimitError } from "./errors.js";
+import type { Pending } from "./objects.js";
 
 export interface Limits {
   max_source_bytes: number;
@@ -52,6 +53,11 @@ export class Budget {
   toolCalls = 0;
   /** Called once, when a limit trips (the runtime makes its next tick() fail). */
   onTrip: (() => void) | null = null;
+  /**
+   * The runtime that meters with this budget, for operators that walk an iterator (`x in it`):
+   * they reach only the budget, and pause through it as natives do through their ctx.
+   */
+  pacer: { pause?(): Pending | null } | null = null;
 
   /**
    * The limits, read on every charge. A tripped limit sets them below anything a charge can

@@ -8,7 +8,7 @@ import { NONE_TYPE } from "./generic-alias.js";
 import { classOf, instanceBinary, NOT_HANDLED, PyInstance } from "./instance.js";
 import { after, DONE, HostCallable, HostObject, Pending, PyBoundMethod, PyBuiltin, PyCoroutine, PyDictView, PyIterator, PyModule, PyType, type Step } from "./objects.js";
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
-import { repr as reprOf, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
+import { repr as reprOf, reprPaced, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { CLOSURE, entrySize, headerSize, ITERATOR, MAP_ENTRY } from "./sizes.js";
 import { collectItems, cursors, drainItems, forEachItem, lazy, mapItem, stepIterator, waitable } from "./stepping.js";
 import { cpLength } from "./strings.js";
@@ -224,7 +224,7 @@ function toStr(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
     ctx.budget.step((s.length + 1) >> TEXT_SHIFT);
     return s;
   }
-  return strOf(x, textCharge(ctx.budget, TEXT_SHIFT));
+  return waitable(reprPaced(x, textCharge(ctx.budget, TEXT_SHIFT), ctx, true));
 }
 
 function toList(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -311,14 +311,30 @@ function toBytes(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Valu
     ctx.budget.alloc(source);
     return new PyBytes(new Uint8Array(source));
   }
-  const items = ctx.toList(source);
-  return new PyBytes(
-    Uint8Array.from(items, (v) => {
-      const n = intArg("bytes", v);
-      if (n < 0 || n > 255) throw pyError("ValueError", "bytes must be in range(0, 256)");
-      return n;
-    }),
-  );
+  if (lazy(source)) {
+    // Made item by item (a step and a byte each), paced, into a buffer that doubles as it fills.
+    let out = new Uint8Array(64);
+    let n = 0;
+    const each = (v: Value) => {
+      ctx.budget.step(1);
+      if (n === out.length) {
+        ctx.budget.alloc(out.length);
+        const grown = new Uint8Array(2 * out.length);
+        grown.set(out);
+        out = grown;
+      }
+      out[n++] = byteOf(v);
+    };
+    return waitable(after(drainItems(source, each, ctx), () => new PyBytes(out.slice(0, n))));
+  }
+  return new PyBytes(Uint8Array.from(ctx.toList(source), byteOf));
+}
+
+/** An item of bytes(iterable): an int in range(0, 256). */
+function byteOf(v: Value): number {
+  const n = intArg("bytes", v);
+  if (n < 0 || n > 255) throw pyError("ValueError", "bytes must be in range(0, 256)");
+  return n;
 }
 
 function toRange(_ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value {
@@ -872,10 +888,24 @@ function print(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value 
       else throw pyError("TypeError", `'${k}' is an invalid keyword argument for print()`);
     }
   }
-  const text = args.map((a) => strOf(a, textCharge(ctx.budget, TEXT_SHIFT))).join(sep) + end;
-  ctx.budget.step(1 + (text.length >> 4));
-  ctx.write(text);
-  return null;
+  const charge = textCharge(ctx.budget, TEXT_SHIFT);
+  const texts: string[] = [];
+  const write = (): null => {
+    const text = texts.join(sep) + end;
+    ctx.budget.step(1 + (text.length >> 4));
+    ctx.write(text);
+    return null;
+  };
+  // Each argument in turn: a long list's text may pause (reprPaced), the others are made at once.
+  const next = (from: number): Value => {
+    for (let i = from; i < args.length; i++) {
+      const text = reprPaced(args[i]!, charge, ctx, true);
+      if (typeof text !== "string") return waitable(text.then((t: string) => (texts.push(t), next(i + 1))));
+      texts.push(text);
+    }
+    return write();
+  };
+  return next(0);
 }
 
 function getattr(rt: AttributeAccess): NativeFn {
@@ -1039,7 +1069,7 @@ export function makeBuiltins(rt: AttributeAccess): Map<string, Value> {
     abs: absValue,
     round,
     isinstance: isInstance,
-    repr: one("repr", (ctx, v) => reprOf(v, textCharge(ctx.budget, TEXT_SHIFT))),
+    repr: one("repr", (ctx, v) => waitable(reprPaced(v, textCharge(ctx.budget, TEXT_SHIFT), ctx))),
     ascii: one("ascii", (ctx, v) => ascii(v, textCharge(ctx.budget, TEXT_SHIFT))),
     format: (ctx, args, kwargs) => {
       const [v, spec] = bind("format", { names: ["value", "format_spec"], required: 1 }, args, kwargs);

@@ -119,6 +119,7 @@ export class Runtime implements NativeContext {
     this.budget.onTrip = () => {
       this.checkAt = -1;
     };
+    this.budget.pacer = this;
   }
 
   /**

@@ -157,13 +157,20 @@ function sizeOfIterable(v: Value): number {
   return -1;
 }
 
-/** `item in v` for an iterator whose items may wait: consumes it up to the first equal item. */
+/**
+ * `item in v` for an iterator: consumes it up to the first equal item, waiting where an item
+ * must wait and pausing through the budget's runtime, so that a long one cannot stall.
+ */
 export function containsItem(v: PyIterator, item: Value, budget: Budget): boolean | Pending {
   let found = false;
-  const r = drainItems(v, (x) => {
-    budget.step(1);
-    return (found = equals(x, item));
-  });
+  const r = drainItems(
+    v,
+    (x) => {
+      budget.step(1);
+      return (found = equals(x, item));
+    },
+    budget.pacer,
+  );
   return r === undefined ? found : r.then(() => found);
 }
 
@@ -175,14 +182,14 @@ export function waitable(r: Value | Pending): Value {
   return r as Value;
 }
 
-/** `item in container`, waiting for the items of an iterator that may have to wait. */
+/** `item in container`; over an iterator, paced and waiting for items that may have to wait. */
 export function isIn(container: Value, item: Value, budget: Budget): boolean | Pending {
-  return waits(container) ? containsItem(container, item, budget) : contains(container, item, budget);
+  return lazy(container) ? containsItem(container, item, budget) : contains(container, item, budget);
 }
 
 /** `item not in container`, as isIn. */
 export function isNotIn(container: Value, item: Value, budget: Budget): boolean | Pending {
-  if (!waits(container)) return !contains(container, item, budget);
+  if (!lazy(container)) return !contains(container, item, budget);
   const r = containsItem(container, item, budget);
   return r instanceof Pending ? r.then((found: boolean) => !found) : !r;
 }

@@ -40,6 +40,9 @@ const REFUSED: Record<string, string> = {
   "deque(map(...))": `import collections\ncollections.deque(map(abs, ${HUGE}))`,
   "OrderedDict(zip(...))": `import collections\ncollections.OrderedDict(zip(${HUGE}, ${HUGE}))`,
   "defaultdict(int, zip(...))": `import collections\ncollections.defaultdict(int, zip(${HUGE}, ${HUGE}))`,
+  "`in` over a long zip": `(10**9, 1) in zip(${HUGE}, ${HUGE})`,
+  "`not in` over a long map": `-1 not in map(abs, ${HUGE})`,
+  "bytes() of an endless repeat": "import itertools\nbytes(itertools.repeat(0))",
   "math.prod of an endless repeat of floats": "import itertools, math\nmath.prod(itertools.repeat(1.5))",
   // Each small int's text is less than a step: the units carry over, so the repr stops early.
   "repr() of a list of 900,000 small ints": "x = list(range(900000))\ny = repr(x)",
@@ -54,6 +57,8 @@ const ANSWERS: Record<string, [source: string, answer: unknown]> = {
   "deque(map()) of 400,000 with maxlen": ["import collections\nRESULT = list(collections.deque(map(abs, range(400000)), maxlen=2))", [399998, 399999]],
   "list(range(900,000))": ["x = list(range(900000))\nRESULT = [len(x), x[-1]]", [900000, 899999]],
   "str.join of 200,000 texts": ["RESULT = len(','.join(map(str, range(200000))))", 1288889],
+  "`in` over zip, found at the 300,000th pair": ["RESULT = [(299999, 299999) in zip(range(300000), range(300000)), 5 in iter([])]", [true, false]],
+  "bytes() of a repeat of 300,000": ["import itertools\nx = bytes(itertools.repeat(7, 300000))\nRESULT = [len(x), x[-1], bytes(iter([1, 255]))[1]]", [300000, 7, 255]],
 };
 
 /** The best of up to three runs: on a loaded machine any one run can be descheduled for long. */
@@ -108,6 +113,36 @@ describe("built-ins over long iterables keep the event loop turning", () => {
     }
     expect(wall).toBeLessThan(wallBound());
     expect(best).toBeLessThan(stallBound());
+  });
+
+  it.each([
+    ["`in` over a zip", "RESULT = (399999, 399999) in zip(range(400000), range(400000))", true],
+    ["bytes() of a repeat", "import itertools\nRESULT = len(bytes(itertools.repeat(1, 400000)))", 400000],
+  ])("gives a timer turns while %s is walked", async (_name, source, answer) => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const r = await execute(source);
+    clearInterval(timer);
+    expect(r.result).toBe(answer);
+    expect(r.duration_seconds).toBeGreaterThan(0.02);
+    expect(ticks).toBeGreaterThan(3);
+  });
+
+  it.each([
+    ["repr()", "y = repr(x)\nRESULT = y[-7:]", "899999]"],
+    ["str() of a nested list", "y = str([x])\nRESULT = y[-8:]", "899999]]"],
+    ["print()", "print(x, {1: x[:10]})\nRESULT = 1", 1],
+  ])("gives a timer turns while %s prints 900,000 ints", async (_name, source, answer) => {
+    const limits = { max_steps: 10 ** 8, max_log_bytes: 1 << 24 };
+    await execute(`x = list(range(2000))\n${source}`, { limits });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const r = await execute(`x = list(range(900000))\n${source}`, { limits });
+    clearInterval(timer);
+    expect(r.error).toBeNull();
+    expect(r.result).toBe(answer);
+    // Unpaced, the text was one block of 250-350 ms, the timer silent until it ended.
+    expect(ticks).toBeGreaterThan(3);
   });
 
   it("gives a timer turns while list() takes a long zip (it pauses, not only ends early)", async () => {
