@@ -132,6 +132,7 @@ describe("built-ins over long iterables keep the event loop turning", () => {
     ["repr()", "y = repr(x)\nRESULT = y[-7:]", "899999]"],
     ["str() of a nested list", "y = str([x])\nRESULT = y[-8:]", "899999]]"],
     ["print()", "print(x, {1: x[:10]})\nRESULT = 1", 1],
+    ["json.dumps()", "import json\ny = json.dumps({'x': x}, indent=1)\nRESULT = y[-14:]", "\n  899999\n ]\n}"],
   ])("gives a timer turns while %s prints 900,000 ints", async (_name, source, answer) => {
     const limits = { max_steps: 10 ** 8, max_log_bytes: 1 << 24 };
     await execute(`x = list(range(2000))\n${source}`, { limits });

@@ -9,7 +9,9 @@ import { EXC, PyException, pyError } from "../errors.js";
 import type { Kwargs, NativeContext, NativeFn } from "../native.js";
 import { PyInstance } from "../instance.js";
 import { compare } from "../ops.js";
+import type { Pending } from "../objects.js";
 import { floatRepr } from "../repr.js";
+import { waitable } from "../stepping.js";
 import { toCpIndex } from "../strings.js";
 import { normInt, PyBytes, PyDict, PyFloat, PyList, PyTuple, truthy, typeName, type Value } from "../values.js";
 import { decimalSteps } from "../bigint-cost.js";
@@ -159,6 +161,9 @@ const ESCAPE_CHUNK = 8192;
 const NEEDS_ESCAPE_ASCII = /[\\"\u0000-\u001f\u007f-\uffff]/g;
 const NEEDS_ESCAPE = /[\\"\u0000-\u001f]/g;
 
+/** Steps of dumps()'s walk between two looks at the clock (a value or a separator each). */
+const PACE_VALUES = 256;
+
 type EncodeFrame =
   | { kind: "array"; container: object; items: readonly Value[]; index: number }
   | { kind: "object"; container: object; entries: [Value, Value][]; index: number; first: boolean }
@@ -180,10 +185,26 @@ class Encoder {
     private readonly o: EncoderOptions,
   ) {}
 
-  encode(root: Value): string {
+  /**
+   * The text of `root`. Between every PACE_VALUES steps of the walk it pauses through the ctx
+   * (a Pending, when the execution's slice is used up), and the pieces written meanwhile are
+   * joined: dumps() of 900,000 ints held the event loop for 20-30 ms in one block.
+   */
+  encode(root: Value): string | Pending {
     this.value(root);
-    while (this.stack.length > 0) this.advance();
-    return this.out.join("");
+    const chunks: string[] = [];
+    const loop = (): string | Pending => {
+      while (this.stack.length > 0) {
+        for (let n = 0; n < PACE_VALUES && this.stack.length > 0; n++) this.advance();
+        chunks.push(this.out.join(""));
+        this.out.length = 0;
+        const paused = this.ctx.pause?.() ?? null;
+        if (paused !== null) return paused.then(loop);
+      }
+      chunks.push(this.out.join(""));
+      return chunks.join("");
+    };
+    return loop();
   }
 
   private emit(piece: string): void {
@@ -413,7 +434,7 @@ const dumps: NativeFn = (ctx, args, kwargs) => {
   const opts = options("JSONEncoder", DUMPS_KEYWORDS, kwargs);
   const obj = subject("dumps", "obj", args, opts);
   refuseCls("dumps", opts);
-  return new Encoder(ctx, encoderOptions(ctx, opts)).encode(obj);
+  return waitable(new Encoder(ctx, encoderOptions(ctx, opts)).encode(obj));
 };
 
 // ------------------------------------------------------------------ loads
