@@ -253,7 +253,7 @@ export function approvalAnswer(completion: ChatCompletion, executed: readonly Ex
 export class Usage {
   private prompt = 0;
   private completion = 0;
-  private total = 0;
+  private sum = 0;
   private complete = true;
 
   add(c: ChatCompletion): void {
@@ -264,12 +264,17 @@ export class Usage {
     }
     this.prompt += u.prompt_tokens;
     this.completion += u.completion_tokens;
-    this.total += typeof u.total_tokens === "number" ? u.total_tokens : u.prompt_tokens + u.completion_tokens;
+    this.sum += typeof u.total_tokens === "number" ? u.total_tokens : u.prompt_tokens + u.completion_tokens;
+  }
+
+  /** The summed usage, when every round reported its own. */
+  total(): ChatCompletion["usage"] {
+    return this.complete ? { prompt_tokens: this.prompt, completion_tokens: this.completion, total_tokens: this.sum } : undefined;
   }
 
   /** The answer with the summed usage, when every round reported its own. */
   onto(c: ChatCompletion): ChatCompletion {
     if (!this.complete) return c;
-    return { ...c, usage: { ...c.usage, prompt_tokens: this.prompt, completion_tokens: this.completion, total_tokens: this.total } };
+    return { ...c, usage: { ...c.usage, prompt_tokens: this.prompt, completion_tokens: this.completion, total_tokens: this.sum } };
   }
 }
