@@ -29,44 +29,70 @@ export interface AgentRun {
 /** A call runs now (with its arguments, or only an error to report), or goes back to the caller, saying why. */
 type Decision = { run: true; args: Record<string, unknown> } | { run: false; reason: string } | { run: true; error: string };
 
-interface Pending {
-  call: ChatToolCall;
+/** A tool call of a provider's answer, whatever its wire shape. */
+export interface LoopCall<Raw = unknown> {
+  id: string;
+  name: string;
+  /** JSON text (OpenAI) or an object already (Anthropic). */
+  arguments: unknown;
+  /** The call as the provider wrote it. */
+  raw: Raw;
+}
+
+export interface Pending<Raw = unknown> {
+  call: LoopCall<Raw>;
   reason: string;
 }
 
-interface Executed {
-  call: ChatToolCall;
+export interface Executed<Raw = unknown> {
+  call: LoopCall<Raw>;
   content: string;
 }
+
+/** One conversation with a provider, in the provider's own wire format. */
+export interface Conversation<Answer, Raw> {
+  /** One provider round trip (a streaming conversation forwards what it can as it comes). */
+  complete(): Promise<Answer>;
+  callsOf(answer: Answer): LoopCall<Raw>[];
+  /** Adds the answer and its calls' results, for the next round. */
+  continueWith(answer: Answer, executed: readonly Executed<Raw>[]): void;
+}
+
+/** How a request's loop ended: an answer to give as it is, or calls that wait for approval. */
+export type LoopOutcome<Answer, Raw> =
+  | { kind: "answer"; answer: Answer }
+  | { kind: "approval"; answer: Answer; executed: Executed<Raw>[]; pending: Pending<Raw>[] };
 
 /** The tools offered to the provider, in OpenAI's `tools` shape. */
 export function providerTools(tools: readonly GatewayTool[]): Record<string, unknown>[] {
   return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
 }
 
-/** Runs the loop to the answer the caller receives. */
-export async function runAgent(run: AgentRun): Promise<ChatCompletion> {
-  const { gateway, caller } = run;
+/**
+ * Runs the loop of any conversation: the provider answers, the calls that may run unattended run
+ * (in parallel), and their results go back, until an answer has no calls, a call waits for
+ * approval, or max_agent_depth rounds of tools have run. `offered` are the gateway's tools the
+ * provider was shown; any other name is the caller's own tool.
+ */
+export async function runLoop<Answer, Raw>(
+  gateway: Gateway,
+  caller: Caller,
+  offered: readonly GatewayTool[],
+  conversation: Conversation<Answer, Raw>,
+  signal?: AbortSignal,
+): Promise<LoopOutcome<Answer, Raw>> {
   // Read once: a settings change applies to the next request, not to one halfway through.
   const maxDepth = gateway.settings.maxAgentDepth;
-  const offered = gateway.listTools(caller);
   const ours = new Set(offered.map((t) => t.name));
-  const theirs = Array.isArray(run.body.tools) ? (run.body.tools as Record<string, unknown>[]) : [];
-  const tools = [...theirs, ...providerTools(offered)];
-  const messages = [...run.body.messages];
-  const usage = new Usage();
-
   for (let depth = 0; ; depth++) {
-    const completion = await run.complete({ ...run.body, messages, ...(tools.length ? { tools } : {}) });
-    usage.add(completion);
-    const choice = completion.choices[0]!;
-    const calls = choice.message.tool_calls ?? [];
-    if (calls.length === 0 || depth >= maxDepth) return usage.onto(completion);
+    const answer = await conversation.complete();
+    const calls = conversation.callsOf(answer);
+    if (calls.length === 0 || depth >= maxDepth) return { kind: "answer", answer };
 
     const decisions = calls.map((call) => decide(gateway, caller, ours, call));
-    const pending: Pending[] = [];
+    const pending: Pending<Raw>[] = [];
     const outcomes = await Promise.all(
-      calls.map(async (call, i): Promise<Executed | null> => {
+      calls.map(async (call, i): Promise<Executed<Raw> | null> => {
         const decision = decisions[i]!;
         if (!decision.run) {
           pending.push({ call, reason: decision.reason });
@@ -74,8 +100,8 @@ export async function runAgent(run: AgentRun): Promise<ChatCompletion> {
         }
         if ("error" in decision) return { call, content: `Error: ${decision.error}` };
         try {
-          const outcome = await gateway.callTool(call.function.name, decision.args, caller, run.signal, { unattended: true });
-          const direct = call.function.name !== "executeToolCode" && !READ_ONLY_META_TOOLS.has(call.function.name);
+          const outcome = await gateway.callTool(call.name, decision.args, caller, signal, { unattended: true });
+          const direct = call.name !== "executeToolCode" && !READ_ONLY_META_TOOLS.has(call.name);
           return { call, content: outcome.isError && direct ? `Error: ${outcome.text}` : outcome.text };
         } catch (e) {
           // A plugin's rewrite can turn an auto-executable call into one that needs approval.
@@ -83,27 +109,77 @@ export async function runAgent(run: AgentRun): Promise<ChatCompletion> {
             pending.push({ call, reason: e.message });
             return null;
           }
-          if (run.signal?.aborted) throw e;
+          if (signal?.aborted) throw e;
           return { call, content: `Error: ${(e as Error).message}` };
         }
       }),
     );
-    const executed = outcomes.filter((o): o is Executed => o !== null);
+    // A client that went away while the tools ran gets no further provider round.
+    if (signal?.aborted) throw signal.reason;
+    const executed = outcomes.filter((o): o is Executed<Raw> => o !== null);
     if (pending.length > 0) {
-      const order = (p: Pending) => calls.indexOf(p.call);
-      return usage.onto(approvalAnswer(completion, executed, pending.sort((a, b) => order(a) - order(b))));
+      const order = (p: Pending<Raw>) => calls.indexOf(p.call);
+      return { kind: "approval", answer, executed, pending: pending.sort((a, b) => order(a) - order(b)) };
     }
-    messages.push(choice.message, ...executed.map((e) => ({ role: "tool", tool_call_id: e.call.id, content: e.content })));
+    conversation.continueWith(answer, executed);
   }
 }
 
+/** The calls of a chat completion's first choice. */
+export function chatCalls(completion: ChatCompletion): LoopCall<ChatToolCall>[] {
+  return (completion.choices[0]!.message.tool_calls ?? []).map((raw) => ({ id: raw.id, name: raw.function?.name, arguments: raw.function?.arguments, raw }));
+}
+
+/** A conversation in OpenAI's chat shape; `send` is one provider round (whole or streamed). */
+export class ChatConversation implements Conversation<ChatCompletion, ChatToolCall> {
+  readonly usage = new Usage();
+  private readonly messages: ChatMessage[];
+
+  constructor(
+    private readonly body: Record<string, unknown> & { messages: ChatMessage[] },
+    private readonly tools: readonly Record<string, unknown>[],
+    private readonly send: (body: Record<string, unknown>) => Promise<ChatCompletion>,
+  ) {
+    this.messages = [...body.messages];
+  }
+
+  async complete(): Promise<ChatCompletion> {
+    const completion = await this.send({ ...this.body, messages: this.messages, ...(this.tools.length ? { tools: this.tools } : {}) });
+    this.usage.add(completion);
+    return completion;
+  }
+
+  callsOf(completion: ChatCompletion): LoopCall<ChatToolCall>[] {
+    return chatCalls(completion);
+  }
+
+  continueWith(completion: ChatCompletion, executed: readonly Executed<ChatToolCall>[]): void {
+    this.messages.push(completion.choices[0]!.message, ...executed.map((e) => ({ role: "tool", tool_call_id: e.call.id, content: e.content })));
+  }
+}
+
+/** The tools a chat request sends the provider: the caller's own, then the gateway's. */
+export function chatTools(body: Record<string, unknown>, offered: readonly GatewayTool[]): Record<string, unknown>[] {
+  const theirs = Array.isArray(body.tools) ? (body.tools as Record<string, unknown>[]) : [];
+  return [...theirs, ...providerTools(offered)];
+}
+
+/** Runs the loop to the answer the caller receives (a whole chat completion). */
+export async function runAgent(run: AgentRun): Promise<ChatCompletion> {
+  const offered = run.gateway.listTools(run.caller);
+  const conversation = new ChatConversation(run.body, chatTools(run.body, offered), (body) => run.complete(body));
+  const outcome = await runLoop(run.gateway, run.caller, offered, conversation, run.signal);
+  const answer = outcome.kind === "answer" ? outcome.answer : approvalAnswer(outcome.answer, outcome.executed, outcome.pending);
+  return conversation.usage.onto(answer);
+}
+
 /** May this call run now, unattended? */
-function decide(gateway: Gateway, caller: Caller, ours: ReadonlySet<string>, call: ChatToolCall): Decision {
-  const name = call.function?.name;
+function decide(gateway: Gateway, caller: Caller, ours: ReadonlySet<string>, call: LoopCall): Decision {
+  const name = call.name;
   // The caller's own tools (and names nobody offered) are the caller's to run.
   if (typeof name !== "string" || !ours.has(name)) return { run: false, reason: "not a gateway tool" };
-  const raw = typeof call.function.arguments === "string" ? call.function.arguments : "";
-  let args: unknown = {};
+  const raw = typeof call.arguments === "string" ? call.arguments : "";
+  let args: unknown = typeof call.arguments === "object" && call.arguments !== null ? call.arguments : {};
   if (raw.trim() !== "") {
     try {
       args = JSON.parse(raw);
@@ -139,34 +215,45 @@ export function preflightInput(gateway: Gateway, caller: Caller): Parameters<typ
   };
 }
 
+/** Why each waiting call waits, for the person deciding (an extra field of the answer; SDKs ignore it). */
+export function approvalRequired(pending: readonly Pending[]): { tool_call_id: string; name: string; reason: string }[] {
+  return pending.map((p) => ({ tool_call_id: p.call.id, name: p.call.name, reason: p.reason }));
+}
+
+/**
+ * What ran automatically in the round that stopped for approval, and what waits: the text an
+ * answer carries so that the conversation the caller sends back still holds those results.
+ */
+export function approvalSummary(executed: readonly Executed[], pending: readonly Pending[]): string {
+  const lines: string[] = [`Ran ${executed.length} tool call${executed.length === 1 ? "" : "s"} automatically:`];
+  for (const e of executed) {
+    const text = e.content.length > SUMMARY_CHARS ? `${e.content.slice(0, SUMMARY_CHARS)}... (${e.content.length - SUMMARY_CHARS} more characters)` : e.content;
+    lines.push(`- ${e.call.name} (${e.call.id}):`, ...text.split("\n").map((l) => `    ${l}`));
+  }
+  lines.push("", `Waiting for approval: ${pending.map((p) => `${p.call.name} (${p.call.id})`).join(", ")}.`);
+  return lines.join("\n");
+}
+
 /**
  * The answer when some calls need approval: those calls, for the caller to approve and run
  * through /v1/mcp/tool/execute; what ran automatically in this round is summarized in the content
  * (finish_reason "stop"). With nothing run, the provider's answer goes back as it was.
  */
-function approvalAnswer(completion: ChatCompletion, executed: readonly Executed[], pending: readonly Pending[]): ChatCompletion {
+export function approvalAnswer(completion: ChatCompletion, executed: readonly Executed<ChatToolCall>[], pending: readonly Pending<ChatToolCall>[]): ChatCompletion {
   const choice = completion.choices[0]!;
-  // Why each call waits, for the person deciding (an extra field; OpenAI clients ignore it).
-  const approval_required = pending.map((p) => ({ tool_call_id: p.call.id, name: p.call.function?.name, reason: p.reason }));
-  const calls = pending.map((p) => p.call);
+  const approval_required = approvalRequired(pending);
+  const calls = pending.map((p) => p.call.raw);
   if (executed.length === 0) return { ...completion, choices: [{ ...choice, message: { ...choice.message, tool_calls: calls } }], approval_required };
-  const lines: string[] = [];
-  if (typeof choice.message.content === "string" && choice.message.content.trim() !== "") lines.push(choice.message.content.trim(), "");
-  lines.push(`Ran ${executed.length} tool call${executed.length === 1 ? "" : "s"} automatically:`);
-  for (const e of executed) {
-    const text = e.content.length > SUMMARY_CHARS ? `${e.content.slice(0, SUMMARY_CHARS)}... (${e.content.length - SUMMARY_CHARS} more characters)` : e.content;
-    lines.push(`- ${e.call.function.name} (${e.call.id}):`, ...text.split("\n").map((l) => `    ${l}`));
-  }
-  lines.push("", `Waiting for approval: ${calls.map((c) => `${c.function.name} (${c.id})`).join(", ")}.`);
-  const message: ChatMessage = { role: "assistant", content: lines.join("\n"), tool_calls: calls };
+  const own = typeof choice.message.content === "string" && choice.message.content.trim() !== "" ? `${choice.message.content.trim()}\n\n` : "";
+  const message: ChatMessage = { role: "assistant", content: own + approvalSummary(executed, pending), tool_calls: calls };
   return { ...completion, choices: [{ ...choice, message, finish_reason: "stop" }], approval_required };
 }
 
 /** Token usage summed over every provider round of one request. */
-class Usage {
+export class Usage {
   private prompt = 0;
   private completion = 0;
-  private total = 0;
+  private sum = 0;
   private complete = true;
 
   add(c: ChatCompletion): void {
@@ -177,12 +264,17 @@ class Usage {
     }
     this.prompt += u.prompt_tokens;
     this.completion += u.completion_tokens;
-    this.total += typeof u.total_tokens === "number" ? u.total_tokens : u.prompt_tokens + u.completion_tokens;
+    this.sum += typeof u.total_tokens === "number" ? u.total_tokens : u.prompt_tokens + u.completion_tokens;
+  }
+
+  /** The summed usage, when every round reported its own. */
+  total(): ChatCompletion["usage"] {
+    return this.complete ? { prompt_tokens: this.prompt, completion_tokens: this.completion, total_tokens: this.sum } : undefined;
   }
 
   /** The answer with the summed usage, when every round reported its own. */
   onto(c: ChatCompletion): ChatCompletion {
     if (!this.complete) return c;
-    return { ...c, usage: { ...c.usage, prompt_tokens: this.prompt, completion_tokens: this.completion, total_tokens: this.total } };
+    return { ...c, usage: { ...c.usage, prompt_tokens: this.prompt, completion_tokens: this.completion, total_tokens: this.sum } };
   }
 }

@@ -27,26 +27,40 @@ export interface GatewayConfig {
   allowUnauthenticatedStdio: boolean;
   /** `server.mcp_session_idle_seconds`: an MCP session unused this long is closed. */
   mcpSessionIdleSeconds: number;
-  /** `providers`: the OpenAI-compatible upstreams of agent mode (`/v1/chat/completions`). */
+  /** `providers`: the model providers of agent mode (`/v1/chat/completions`, `/v1/responses`, `/v1/messages`). */
   providers: ProviderConfig[];
   /** `plugins`: modules exporting a pre-tool-call hook, in the order they run. */
   plugins: string[];
 }
 
-/** One OpenAI-compatible provider (SPEC §7). The key is the gateway's, never the client's. */
+/** The wire format a provider speaks: OpenAI chat completions, or Anthropic Messages. */
+export type ProviderType = "openai" | "anthropic";
+
+/** `api_key: "passthrough"`: the provider is sent the caller's own key, not one from config.json. */
+export const PASSTHROUGH_KEY = "passthrough";
+
+/** Where `anthropic_version` is not set: the version the Messages API is documented at. */
+export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
+
+/** One agent-mode provider (SPEC §7). Its key is the gateway's, or the caller's with "passthrough". */
 export interface ProviderConfig {
   /** What a request's `model` names before the slash: `openai/gpt-4o`. */
   name: string;
-  /** The API root, ending before `/chat/completions` (e.g. `https://api.openai.com/v1`). */
+  /** "openai" (the default, also when absent) or "anthropic". */
+  type?: ProviderType;
+  /** The API root, ending before `/chat/completions` or `/messages` (e.g. `https://api.openai.com/v1`). */
   base_url: string;
+  /** The key sent to the provider, or "passthrough" for the caller's own. */
   api_key?: string;
   /** Extra headers sent with every request. */
   headers: Record<string, string>;
   /** How long one provider request may take. */
   timeout_seconds: number;
+  /** The `anthropic-version` header of an anthropic provider. */
+  anthropic_version?: string;
 }
 
-const PROVIDER_FIELDS = new Set(["name", "base_url", "api_key", "headers", "timeout_seconds"]);
+const PROVIDER_FIELDS = new Set(["name", "type", "base_url", "api_key", "headers", "timeout_seconds", "anthropic_version"]);
 
 /** Checks `providers` (after env.VAR expansion). */
 export function parseProviders(raw: unknown, at = "providers"): ProviderConfig[] {
@@ -70,17 +84,26 @@ export function parseProviders(raw: unknown, at = "providers"): ProviderConfig[]
       url = null;
     }
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) throw new ConfigError(`${here}.base_url`, "must be an http(s) URL such as https://api.openai.com/v1");
-    if (p.api_key !== undefined && typeof p.api_key !== "string") throw new ConfigError(`${here}.api_key`, 'must be a string (e.g. "env.OPENAI_API_KEY")');
+    if (p.api_key !== undefined && (typeof p.api_key !== "string" || p.api_key === "")) {
+      throw new ConfigError(`${here}.api_key`, 'must be a non-empty string (e.g. "env.OPENAI_API_KEY", or "passthrough" to send the caller\'s own key)');
+    }
     const headers = object(p.headers, `${here}.headers`);
     for (const [k, v] of Object.entries(headers)) if (typeof v !== "string") throw new ConfigError(`${here}.headers.${k}`, "must be a string");
+    const type = p.type ?? "openai";
+    if (type !== "openai" && type !== "anthropic") throw new ConfigError(`${here}.type`, `must be "openai" or "anthropic", not ${JSON.stringify(type)}`);
+    const version = p.anthropic_version;
+    if (version !== undefined && type !== "anthropic") throw new ConfigError(`${here}.anthropic_version`, 'is only for a provider of "type": "anthropic"');
+    if (version !== undefined && (typeof version !== "string" || version === "")) throw new ConfigError(`${here}.anthropic_version`, 'must be a version string such as "2023-06-01"');
     const timeout = p.timeout_seconds ?? 120;
     if (typeof timeout !== "number" || !(timeout > 0)) throw new ConfigError(`${here}.timeout_seconds`, "must be a positive number of seconds");
     return {
       name: p.name,
+      type,
       base_url: (p.base_url as string).replace(/\/+$/, ""),
       ...(p.api_key !== undefined ? { api_key: p.api_key as string } : {}),
       headers: headers as Record<string, string>,
       timeout_seconds: timeout,
+      ...(type === "anthropic" ? { anthropic_version: (version as string | undefined) ?? DEFAULT_ANTHROPIC_VERSION } : {}),
     };
   });
 }

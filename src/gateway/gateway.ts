@@ -25,6 +25,7 @@ import {
 } from "../codemode/meta-tools.js";
 import { executeToolScript } from "../codemode/script-tool.js";
 import { DEFAULT_LIMITS, internalErrorResult, type Limits, resolveLimits, type SandboxResult, type WorkspaceOptions } from "../interpreter/index.js";
+import { autoExecuteAllows } from "../upstream/auto-execute.js";
 import { type ClientConfig, listAllows } from "../upstream/config.js";
 import { UpstreamManager } from "../upstream/manager.js";
 import { ShapeBook } from "./shapes.js";
@@ -188,7 +189,9 @@ export class Gateway extends EventEmitter {
   /** Is `tool` of `client` in the client's tools_to_auto_execute (may an agent loop run it unattended)? */
   autoExecutable(client: string, tool: string): boolean {
     const config = this.configs.get(client);
-    return config !== undefined && listAllows(config.tools_to_auto_execute, tool);
+    if (config === undefined) return false;
+    const annotations = this.manager.get(client)?.tools.find((t) => t.name === tool)?.annotations;
+    return autoExecuteAllows(config.tools_to_auto_execute, tool, annotations as Record<string, unknown> | undefined);
   }
 
   /** The code-mode servers and tools the caller may see, with the shapes learned for them (when on). */

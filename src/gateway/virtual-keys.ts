@@ -45,9 +45,21 @@ function pathText(base: string, path: readonly PropertyKey[]): string {
   return out || "virtual key";
 }
 
-/** A fresh key value: "sk-bf-" and 32 random bytes. */
+/**
+ * What every generated key value starts with (Bifrost's prefix). An `Authorization: Bearer` or
+ * `x-api-key` value is read as a virtual key only when it has it: any other value is the caller's
+ * own provider key, so an SDK's usual key does not collide with the gateway's keys.
+ */
+export const VIRTUAL_KEY_PREFIX = "sk-bf-";
+
+/** Does this value claim to be a virtual key (so that, unknown or inactive, it is refused)? */
+export function isVirtualKeyValue(value: string): boolean {
+  return value.startsWith(VIRTUAL_KEY_PREFIX);
+}
+
+/** A fresh key value: the prefix and 32 random bytes. */
 export function generateKeyValue(): string {
-  return `sk-bf-${randomBytes(32).toString("base64url")}`;
+  return `${VIRTUAL_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
 }
 
 /**
@@ -213,12 +225,17 @@ function header(headers: Headers, name: string): string | undefined {
   return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
 }
 
-/** The key a request presents: `x-bf-vk`, else `Authorization: Bearer <key>`. */
+/**
+ * The key a request presents: `x-bf-vk` (any value), else an `Authorization: Bearer` or
+ * `x-api-key` (the Anthropic SDK's header) value with the virtual-key prefix.
+ */
 export function presentedKey(headers: Headers): string | undefined {
   const vk = header(headers, "x-bf-vk");
   if (vk !== undefined) return vk;
-  const match = /^Bearer\s+(\S+)$/i.exec(header(headers, "authorization") ?? "");
-  return match?.[1];
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
+  if (bearer !== undefined && isVirtualKeyValue(bearer)) return bearer;
+  const apiKey = header(headers, "x-api-key");
+  return apiKey !== undefined && isVirtualKeyValue(apiKey) ? apiKey : undefined;
 }
 
 /**

@@ -82,7 +82,8 @@ export function parseClientConfig(raw: unknown, at = "client"): ClientConfig {
     if (c.tools_to_auto_execute.includes("*")) {
       throw new ConfigError(`${at}.tools_to_auto_execute`, "'*' is only allowed when tools_to_execute is also '*'");
     }
-    const extra = c.tools_to_auto_execute.filter((t) => !execute.includes(t));
+    // "@read_only" names no tool: it selects among the allowed ones by their annotations.
+    const extra = c.tools_to_auto_execute.filter((t) => !execute.includes(t) && t !== "@read_only");
     if (extra.length) {
       throw new ConfigError(`${at}.tools_to_auto_execute`, `must be a subset of tools_to_execute; not in it: ${extra.join(", ")}`);
     }

@@ -135,7 +135,7 @@ describe("forwarding", () => {
   });
 
   it.each([
-    [{ model: "scripted/m", messages: [{ role: "user", content: "x" }], stream: true }, 400, "stream: true is not supported in agent mode yet"],
+    [{ model: "scripted/m", messages: [{ role: "user", content: "x" }], n: 2 }, 400, "n must be 1 in agent mode (got 2)"],
     [{ model: "nobody/m", messages: [{ role: "user", content: "x" }] }, 400, "model names an unknown provider 'nobody' (configured: scripted, backup)"],
     [{ model: "scripted/m", messages: [] }, 400, "messages"],
     [{ messages: [{ role: "user", content: "x" }] }, 400, "model is required"],

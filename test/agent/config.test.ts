@@ -15,10 +15,14 @@ describe("providers", () => {
       { OPENAI_API_KEY: "sk-test" },
     );
     expect(c.providers).toEqual([
-      { name: "openai", base_url: "https://api.openai.com/v1", api_key: "sk-test", headers: {}, timeout_seconds: 120 },
-      { name: "local", base_url: "http://127.0.0.1:11434/v1", headers: { "x-a": "b" }, timeout_seconds: 30 },
+      { name: "openai", type: "openai", base_url: "https://api.openai.com/v1", api_key: "sk-test", headers: {}, timeout_seconds: 120 },
+      { name: "local", type: "openai", base_url: "http://127.0.0.1:11434/v1", headers: { "x-a": "b" }, timeout_seconds: 30 },
     ]);
     expect(parseGatewayConfig({}, {}).providers).toEqual([]);
+    const anthropic = parseGatewayConfig({ providers: [{ name: "claude", type: "anthropic", base_url: "https://api.anthropic.com/v1", api_key: "passthrough" }] }, {});
+    expect(anthropic.providers).toEqual([
+      { name: "claude", type: "anthropic", base_url: "https://api.anthropic.com/v1", api_key: "passthrough", headers: {}, timeout_seconds: 120, anthropic_version: "2023-06-01" },
+    ]);
     expect(parseGatewayConfig({}, {}).plugins).toEqual([]);
   });
 
@@ -30,7 +34,10 @@ describe("providers", () => {
     [{ providers: [{ name: "a", base_url: "http://x/v1" }, { name: "a", base_url: "http://y/v1" }] }, "providers[1].name: 'a' is listed twice"],
     [{ providers: [{ name: "a", base_url: "ftp://x" }] }, "providers[0].base_url: must be an http(s) URL"],
     [{ providers: [{ name: "a" }] }, "providers[0].base_url: must be an http(s) URL"],
-    [{ providers: [{ name: "a", base_url: "http://x/v1", api_key: 5 }] }, "providers[0].api_key: must be a string"],
+    [{ providers: [{ name: "a", base_url: "http://x/v1", api_key: 5 }] }, "providers[0].api_key: must be a non-empty string"],
+    [{ providers: [{ name: "a", base_url: "http://x/v1", type: "gemini" }] }, 'providers[0].type: must be "openai" or "anthropic", not "gemini"'],
+    [{ providers: [{ name: "a", base_url: "http://x/v1", anthropic_version: "2023-06-01" }] }, 'providers[0].anthropic_version: is only for a provider of "type": "anthropic"'],
+    [{ providers: [{ name: "a", base_url: "http://x/v1", type: "anthropic", anthropic_version: 3 }] }, "providers[0].anthropic_version: must be a version string"],
     [{ providers: [{ name: "a", base_url: "http://x/v1", api_key: "env.MISSING_KEY" }] }, "$.providers[0].api_key: refers to the environment variable MISSING_KEY, which is not set"],
     [{ providers: [{ name: "a", base_url: "http://x/v1", headers: { h: 1 } }] }, "providers[0].headers.h: must be a string"],
     [{ providers: [{ name: "a", base_url: "http://x/v1", timeout_seconds: 0 }] }, "providers[0].timeout_seconds: must be a positive number"],

@@ -500,7 +500,8 @@ describe("the admin token", () => {
     expect((await execute("plain-add", { a: 1, b: 1 }, asNarrow, guarded)).statusCode).toBe(403);
   });
 
-  it("does not take the admin token for a virtual key", async () => {
-    expect((await execute("plain-echo", { text: "x" }, { authorization: `Bearer ${TOKEN}` }, guarded)).statusCode).toBe(401);
+  it("does not take the admin token for a virtual key: without the key prefix the request is keyless", async () => {
+    expect((await execute("plain-echo", { text: "x" }, { authorization: `Bearer ${TOKEN}` }, guarded)).statusCode).toBe(200);
+    expect((await execute("plain-add", { a: 1, b: 1 }, { authorization: `Bearer ${TOKEN}`, "x-bf-vk": NARROW.value }, guarded)).statusCode).toBe(403);
   });
 });
