@@ -298,3 +298,15 @@ describe("host calls", () => {
     expect(results.every((r, i) => r.error === null && r.result === i)).toBe(true);
   });
 });
+
+describe("asyncio.run", () => {
+  // As in CPython, where asyncio.sleep() is a coroutine (a future here) and anything else refused.
+  it("runs asyncio.sleep() itself, and refuses what is not a coroutine as CPython does", async () => {
+    const slept = await execute("import asyncio\nRESULT = asyncio.run(asyncio.sleep(0.01, 'done'))");
+    expect(slept.error).toBeNull();
+    expect(slept.result).toBe("done");
+    const gathered = await execute("import asyncio\nasyncio.run(5)");
+    expect(gathered.error?.type).toBe("ValueError");
+    expect(gathered.error?.message).toMatch(/^a coroutine was expected, got /);
+  });
+});

@@ -13,8 +13,10 @@ function awaitable(v: Value): PyCoroutine | PyFuture {
 const run: NativeFn = (_ctx, args) => {
   if (args.length !== 1) throw pyError("TypeError", `run() takes exactly one argument (${args.length} given)`);
   const coroutine = args[0]!;
-  if (!(coroutine instanceof PyCoroutine)) throw pyError("ValueError", `a coroutine was expected, got ${typeName(coroutine)}`);
-  return coroutine.run() as Value;
+  // asyncio.sleep() is a coroutine in CPython (a future here): run() takes it as one.
+  const isSleep = coroutine instanceof PyFuture && coroutine.label === "sleep";
+  if (!(coroutine instanceof PyCoroutine) && !isSleep) throw pyError("ValueError", `a coroutine was expected, got ${typeName(coroutine)}`);
+  return (coroutine as PyCoroutine | PyFuture).run() as Value;
 };
 
 const gather: NativeFn = (_ctx, args, kwargs) => {
