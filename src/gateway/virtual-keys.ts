@@ -1,7 +1,8 @@
 // Virtual keys (SPEC §6): a key grants per-client tool lists, and a request that presents one
-// sees and calls only what it grants, on every route. This is the one model of a key (its
-// schema and type; the store and the API use it) and the KeyRing that holds the keys in force;
-// whoever persists them (the store) loads the ring at startup and listens to its "change" events.
+// sees and calls only what it grants, on every route. This is the model of a key (its schema
+// and its type, which the store and the API's views take) and the KeyRing that holds the keys in
+// force; whoever persists them (the store) loads the ring at startup and listens to its "change"
+// events. The Gateway owns the ring (`gateway.keys`); caller.ts says who a key value stands for.
 import { createHash, randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { z } from "zod";
