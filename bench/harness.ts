@@ -6,7 +6,8 @@
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildServer } from "../src/api/server.js";
-import { DEFAULT_SETTINGS, Gateway, UNRESTRICTED } from "../src/gateway/gateway.js";
+import { UNRESTRICTED } from "../src/gateway/caller.js";
+import { DEFAULT_SETTINGS, Gateway } from "../src/gateway/gateway.js";
 import { parseClientConfig } from "../src/upstream/config.js";
 
 export const EDGE_SERVER = fileURLToPath(new URL("../test/fixtures/edge-server.js", import.meta.url));

@@ -19,7 +19,7 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { UNRESTRICTED } from "../src/gateway/gateway.js";
+import { UNRESTRICTED } from "../src/gateway/caller.js";
 import { type BenchGateway, edgeClients, ms, postToolCall, QUICK, runScript, startGateway, toolCallBody, WRITE } from "./harness.js";
 import { median, writeSection } from "./results.js";
 import { listeningUrl } from "../test/gateway/listening.js";

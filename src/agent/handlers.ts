@@ -6,7 +6,8 @@
 // providers of "type": "anthropic"; any other pairing has no faithful translation and is a 400.
 import type { IncomingHttpHeaders } from "node:http";
 import type { ProviderConfig } from "../gateway/config-file.js";
-import type { Caller, Gateway, GatewayTool } from "../gateway/gateway.js";
+import type { Caller } from "../gateway/caller.js";
+import type { Gateway, GatewayTool } from "../gateway/gateway.js";
 import { isVirtualKeyValue } from "../gateway/virtual-keys.js";
 import { type AnthropicMessage, anthropicMessage, anthropicMessageStream, type ContentBlock } from "./anthropic-provider.js";
 import { anthropicError, anthropicTools, type MessagesEnd, MessagesConversation, MessagesEventStream, messageOf } from "./anthropic.js";

@@ -6,7 +6,8 @@
 // tools_to_auto_execute; executeToolCode when the pre-flight analysis finds only such tools. The
 // gateway re-checks every call as it is made (`unattended`), which is what actually holds.
 import { ToolNames } from "../codemode/names.js";
-import { type Caller, type Gateway, type GatewayTool, NeedsApprovalError, UNRESTRICTED } from "../gateway/gateway.js";
+import { type Caller, UNRESTRICTED } from "../gateway/caller.js";
+import { type Gateway, type GatewayTool, NeedsApprovalError } from "../gateway/gateway.js";
 import { preflight } from "./preflight.js";
 import type { ChatCompletion, ChatMessage, ChatToolCall } from "./providers.js";
 

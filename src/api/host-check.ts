@@ -112,7 +112,7 @@ export class HostPolicy {
   }
 }
 
-/** Refuses, before any route runs, a request whose Host (421) or Origin (403) is not the gateway's. */
+/** Refuses, before any route runs, a request whose Host (421) or Origin (403) is not the gateway's (auth.ts adds it first). */
 export function registerHostCheck(app: FastifyInstance, policy: HostPolicy): void {
   app.addHook("onRequest", async (request: FastifyRequest, reply) => {
     const host = request.headers.host;

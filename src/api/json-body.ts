@@ -2,8 +2,8 @@
 // copes with `[[[[...]]]]` 100,000 deep, but what walks the value next (schema validation's
 // messages, JSON.stringify, the SDK's checks) recurses and overflows the stack, which answered a
 // 500. A linear scan of the text finds the depth before anything is built.
-import type { FastifyInstance } from "fastify";
-import { HttpError } from "./settings-update.js";
+import { HttpError } from "./errors.js";
+import { rootPlugin } from "./root-plugin.js";
 
 /**
  * Deeper than any body the gateway takes: values crossing the sandbox's boundary are bounded by
@@ -36,8 +36,9 @@ export function nestedDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-/** Replaces the app's JSON body parser by one that refuses (400) a body nested deeper than `max`. */
-export function registerJsonBodyParser(app: FastifyInstance, max = MAX_BODY_DEPTH): void {
+/** Replaces the app's JSON body parser by one that refuses (400) a body nested deeper than `maxDepth`. */
+export const jsonBody = rootPlugin<{ maxDepth?: number }>("json-body", async (app, options) => {
+  const max = options.maxDepth ?? MAX_BODY_DEPTH;
   const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? "error", app.initialConfig.onConstructorPoisoning ?? "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
@@ -47,4 +48,4 @@ export function registerJsonBodyParser(app: FastifyInstance, max = MAX_BODY_DEPT
     }
     parse(request, body as string, done);
   });
-}
+});

@@ -1,33 +1,15 @@
-// The gateway's settings as the API shows and edits them (client_config, Bifrost's shape), and the
-// error with the HTTP status a route answers with. Shared by server.ts and web.ts, which import
-// this module rather than each other.
+// The gateway's settings as the API shows and edits them (client_config, Bifrost's shape): the
+// view GET /api/config answers, and the settings a PUT asks for, checked completely.
 import type { GatewaySettings } from "../gateway/gateway.js";
 import { LIMIT_FIELDS, type Limits, resolveLimits } from "../interpreter/index.js";
+import { HttpError } from "./errors.js";
+import type { ConfigFields, ConfigView, LimitsView } from "./types.js";
 
-/** An error with the HTTP status it answers with. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "HttpError";
-  }
-}
-
-/** The client_config fields this gateway reads (all optional in a PUT). */
-export interface ConfigFields {
-  mcp_code_mode_limits?: Partial<Record<keyof Limits, number>>;
-  mcp_tool_execution_timeout?: number;
-  mcp_code_mode_binding_level?: "server" | "tool";
-  mcp_agent_depth?: number;
-  mcp_code_mode_instructions_limit?: number;
-  mcp_direct_instructions_limit?: number;
-  /** `code_mode_observed_shapes`: learn and show the shapes of results of tools without outputSchema. */
-  mcp_code_mode_observed_shapes?: boolean;
-}
-
-export type ConfigView = { client_config: Required<ConfigFields> & { mcp_code_mode_limits: Limits } };
+// The API's limit names (types.ts, shared with the web client) are the interpreter's, both ways:
+// a limit added on one side only fails to compile here.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : never) : never;
+const LIMITS_AGREE: SameKeys<Limits, LimitsView> = true;
+void LIMITS_AGREE;
 
 /** Turns resolveLimits' message, which starts with the limit's name, into one that names `path`. */
 function limitError(path: string, field: string, e: unknown): HttpError {
@@ -37,7 +19,7 @@ function limitError(path: string, field: string, e: unknown): HttpError {
 
 /** The settings in force, as GET /api/config shows them. */
 export function configView(settings: GatewaySettings): ConfigView {
-  const limits = Object.fromEntries(LIMIT_FIELDS.map((f) => [f, settings.limits[f]])) as unknown as Limits;
+  const limits = Object.fromEntries(LIMIT_FIELDS.map((f) => [f, settings.limits[f]])) as unknown as LimitsView;
   return {
     client_config: {
       mcp_code_mode_limits: limits,

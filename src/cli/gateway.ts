@@ -5,14 +5,14 @@ import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { chainPlugins, loadPlugins, PluginError } from "../agent/plugins.js";
 import { HostPolicy } from "../api/host-check.js";
-import { buildServer, callerOf } from "../api/server.js";
+import { buildServer } from "../api/server.js";
 import { loadGatewayConfig } from "../gateway/config-file.js";
 import { Gateway, type GatewaySettings } from "../gateway/gateway.js";
 import { type ExecutionEntry, ExecLog, type LogChange } from "../gateway/exec-log.js";
 import { type LogEntry, MAX_LOG_PAGE, Store, type StoredSettings } from "../gateway/store.js";
 import type { ShapeChange } from "../gateway/shapes.js";
-import { type KeyChange, KeyRing } from "../gateway/virtual-keys.js";
-import { mountMcp, serveStdio } from "../gateway/mcp-face.js";
+import type { KeyChange } from "../gateway/virtual-keys.js";
+import { serveStdio } from "../gateway/mcp-face.js";
 import { type ClientConfig, ConfigError } from "../upstream/config.js";
 
 const USAGE = "usage: code-mode-gateway [--config config.json] [--data ./data] [--host 127.0.0.1] [--port 8080] [--stdio]";
@@ -143,7 +143,8 @@ async function main(): Promise<number> {
     const c = gateway.manager.get(name);
     log(`server ${name}: ${state}${state === "reconnecting" && c?.lastError ? ` (${c.lastError})` : ""}`);
   });
-  const keys = new KeyRing(store.listKeys());
+  const keys = gateway.keys;
+  keys.load(store.listKeys());
   keys.on("change", (change: KeyChange) => {
     if (change.type === "put") store.putKey(change.key);
     else store.deleteKey(change.key.id);
@@ -200,15 +201,14 @@ async function main(): Promise<number> {
   const port = options.port ?? config.port;
   const hosts = new HostPolicy({ host, allowedHosts: config.allowedHosts });
   const app = buildServer(gateway, {
-    keys,
     requireKey: config.requireKey,
     adminToken: config.adminToken,
     log: execLog,
     providers: config.providers,
     hosts,
     allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
+    mcpSessionIdleSeconds: config.mcpSessionIdleSeconds,
   });
-  mountMcp(app, gateway, callerOf, { hosts, idleSeconds: config.mcpSessionIdleSeconds });
   try {
     await app.listen({ host, port });
   } catch (e) {

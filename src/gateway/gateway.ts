@@ -1,6 +1,7 @@
-// The gateway's core: upstream servers, the settings in force (hot-reloadable), and the tools a
-// caller sees: the meta-tools for code-mode servers and `<client>-<tool>` for the others.
-// Both faces (MCP and the HTTP API) call into this; it knows nothing of HTTP.
+// The gateway's core: upstream servers and the rules of changing them, the virtual keys, the
+// settings in force (hot-reloadable), and the tools a caller sees: the meta-tools for code-mode
+// servers and `<client>-<tool>` for the others. Every face (MCP, the HTTP API, the agent loop)
+// calls into this; it knows nothing of HTTP.
 import { EventEmitter, setMaxListeners } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BeforeCall, OutgoingCall } from "../codemode/bridge.js";
@@ -28,7 +29,10 @@ import { DEFAULT_LIMITS, internalErrorResult, type Limits, resolveLimits, type S
 import { autoExecuteAllows } from "../upstream/auto-execute.js";
 import { type ClientConfig, listAllows } from "../upstream/config.js";
 import { UpstreamManager } from "../upstream/manager.js";
+import { type Caller, UNRESTRICTED } from "./caller.js";
+import { ChangeQueue, checkUnique, findClient, parseClientInput, regrant, updatedClient } from "./client-changes.js";
 import { ShapeBook } from "./shapes.js";
+import { KeyRing } from "./virtual-keys.js";
 
 export interface GatewaySettings {
   limits: Limits;
@@ -55,26 +59,26 @@ export const DEFAULT_SETTINGS: GatewaySettings = {
   observedShapes: true,
 };
 
-/** Who is asking: a virtual key's per-client grants, or null for an unrestricted caller. */
-export interface Caller {
-  /** client name -> tools_to_execute-style list. */
-  grants: ReadonlyMap<string, readonly string[]> | null;
-  label: string;
-  /** The virtual key's id (what an MCP session is bound to: a key keeps it when renamed); none without a key. */
-  keyId?: string;
-}
-
-export const UNRESTRICTED: Caller = { grants: null, label: "-" };
-
 export interface GatewayTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
 }
 
+/** A tool call's answer, for every face to render: the text the model reads and, for a script, its whole result. */
 export interface ToolOutcome {
   text: string;
   isError: boolean;
+  /** The script's structured result (executeToolCode, executeToolScript); absent for other tools. */
+  execution?: SandboxResult;
+}
+
+export interface ClientChangeOptions {
+  /**
+   * Refuses the change by throwing, given the client as it will be (an addition) or as it is (an
+   * update); run in turn with the other changes, after the client is found and before the rest.
+   */
+  admit?: (config: ClientConfig) => void;
 }
 
 /** A tool name the caller asked for that does not exist or is not visible to it. */
@@ -114,6 +118,8 @@ const FIRST_CONNECTION_WAIT_MS = 5_000;
 export class Gateway extends EventEmitter {
   readonly manager = new UpstreamManager();
   private readonly configs = new Map<string, ClientConfig>();
+  /** Client changes made on request, one at a time. */
+  private readonly changes = new ChangeQueue();
   private current: GatewaySettings;
   readonly codecs: MediaCodecs = defaultCodecs();
   /** The shapes learned from results (shapes.ts); whoever persists them listens to its "change" events. */
@@ -123,14 +129,21 @@ export class Gateway extends EventEmitter {
   /** Aborted by close(): every call still running is cancelled, so shutdown never waits on a script. */
   private readonly stopping = new AbortController();
 
-  constructor(settings: GatewaySettings = DEFAULT_SETTINGS) {
+  /**
+   * @param keys The virtual keys in force (whoever persists them listens to the ring's events).
+   */
+  constructor(
+    settings: GatewaySettings = DEFAULT_SETTINGS,
+    readonly keys: KeyRing = new KeyRing(),
+  ) {
     super();
     this.current = settings;
     // Every call in flight listens to it (and stops listening when it ends): no fixed number is a leak.
     setMaxListeners(0, this.stopping.signal);
-    // The set of tools a client sees changes with every catalog change.
+    // The set of tools a client sees changes with every catalog change and every change to a key's grants.
     this.manager.on("catalog", () => this.emit("tools-changed"));
     this.manager.on("state", () => this.emit("tools-changed"));
+    this.keys.on("change", () => this.emit("tools-changed"));
   }
 
   get settings(): GatewaySettings {
@@ -147,21 +160,87 @@ export class Gateway extends EventEmitter {
 
   // Each change is announced synchronously ("client-saved", "client-deleted") before anything is
   // awaited, so a store listening to the events has committed it before the caller answers.
+  // Changes made on request go through createClient, updateClient, renameClient, deleteClient and
+  // reconnectClient (client-changes.ts has their rules); addClient only loads.
 
+  /** Loads a client already checked (the config file's, the store's) and starts connecting it. */
   addClient(config: ClientConfig): void {
     this.configs.set(config.name, config);
     this.emit("client-saved", config);
     this.manager.add(config);
   }
 
-  async removeClient(name: string): Promise<boolean> {
-    const existed = this.configs.delete(name);
-    if (existed) this.emit("client-deleted", name);
-    this.shapes.dropServer(name);
-    return (await this.manager.remove(name)) || existed;
+  clientConfigs(): ClientConfig[] {
+    return [...this.configs.values()];
   }
 
-  async replaceClient(config: ClientConfig, previousName = config.name): Promise<void> {
+  /** The client `id` names (its client_id, else its name); ClientNotFoundError otherwise. */
+  findClient(id: string): ClientConfig {
+    return findClient(this.clientConfigs(), id);
+  }
+
+  /**
+   * Adds a client from its fields (checked as the config file's are: ClientInputError), unless
+   * its name or id is taken (ClientConflictError). Connecting starts and is not waited for.
+   */
+  createClient(fields: unknown, options: ClientChangeOptions = {}): Promise<ClientConfig> {
+    return this.changes.run(() => {
+      const config = parseClientInput(fields);
+      options.admit?.(config);
+      checkUnique(this.clientConfigs(), config);
+      this.addClient(config);
+      return config;
+    });
+  }
+
+  /**
+   * Merges `fields` into the client `id` names (a field left out keeps its value; the connection
+   * and the id stay) and reconnects it; a new name takes the keys' grants along.
+   */
+  updateClient(id: string, fields: Readonly<Record<string, unknown>>, options: ClientChangeOptions = {}): Promise<ClientConfig> {
+    return this.changes.run(async () => {
+      const current = this.findClient(id);
+      options.admit?.(current);
+      const next = updatedClient(current, fields);
+      checkUnique(this.clientConfigs(), next, current);
+      const replaced = this.replaceClient(next, current.name);
+      if (next.name !== current.name) regrant(this.keys, current.name, next.name);
+      await replaced;
+      return next;
+    });
+  }
+
+  renameClient(id: string, name: string, options: ClientChangeOptions = {}): Promise<ClientConfig> {
+    return this.updateClient(id, { name }, options);
+  }
+
+  /** Removes a client, with the keys' grants on it; resolves once its connection is closed and a stdio child gone. */
+  deleteClient(id: string): Promise<ClientConfig> {
+    return this.changes.run(async () => {
+      const config = this.findClient(id);
+      const removed = this.removeClient(config.name);
+      regrant(this.keys, config.name, null);
+      await removed;
+      return config;
+    });
+  }
+
+  /** Closes a client's connection and opens it again. */
+  reconnectClient(id: string): Promise<ClientConfig> {
+    return this.changes.run(async () => {
+      const config = this.findClient(id);
+      await this.replaceClient(config);
+      return config;
+    });
+  }
+
+  private async removeClient(name: string): Promise<void> {
+    if (this.configs.delete(name)) this.emit("client-deleted", name);
+    this.shapes.dropServer(name);
+    await this.manager.remove(name);
+  }
+
+  private async replaceClient(config: ClientConfig, previousName = config.name): Promise<void> {
     this.configs.delete(previousName);
     this.configs.set(config.name, config);
     if (previousName !== config.name) this.emit("client-deleted", previousName);
@@ -169,10 +248,6 @@ export class Gateway extends EventEmitter {
     // A rename keeps what was learned of the client's tools; an edit in place keeps it too.
     if (previousName !== config.name) this.shapes.moveServer(previousName, config.name);
     await this.manager.replace(config, previousName);
-  }
-
-  clientConfigs(): ClientConfig[] {
-    return [...this.configs.values()];
   }
 
   // ---------------------------------------------------------------- visibility
@@ -263,7 +338,7 @@ export class Gateway extends EventEmitter {
       const context = { ...this.executionContext(caller, signal, options.unattended === true), workspace };
       const { text, result, code } = await executeToolScript(args, context);
       if (result && code !== null) this.emit("execution", { caller: caller.label, code, result });
-      return { text, isError: result === null || result.error !== null };
+      return result ? { text, isError: result.error !== null, execution: result } : { text, isError: true };
     }
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
       return this.callMetaTool(name as MetaToolName, args, caller, signal, options.unattended === true);
@@ -331,7 +406,7 @@ export class Gateway extends EventEmitter {
         try {
           const outcome = await executeToolCode(code, this.executionContext(caller, signal, unattended, catalog));
           result = outcome.result;
-          return { text: outcome.text, isError: result.error !== null };
+          return { text: outcome.text, isError: result.error !== null, execution: result };
         } catch (e) {
           result = internalErrorResult(e);
           throw e;

@@ -13,6 +13,7 @@ import { parseShape, type Shape } from "../codemode/shape.js";
 import { type Limits, resolveLimits } from "../interpreter/index.js";
 import { type ClientConfig, parseClientConfig } from "../upstream/config.js";
 import type { ToolShape } from "./shapes.js";
+import type { VirtualKey } from "./virtual-keys.js";
 
 /** The settings that outlive a restart (GatewaySettings without what only config.json sets). */
 export interface StoredSettings {
@@ -25,15 +26,8 @@ export interface StoredSettings {
   observedShapes?: boolean;
 }
 
-/** A virtual key (Bifrost's shape): the per-client tool lists its holder may use. */
-export interface VirtualKey {
-  id: string;
-  name: string;
-  value: string;
-  description?: string;
-  is_active: boolean;
-  mcp_configs: { client_name: string; tools_to_execute: string[] }[];
-}
+/** A virtual key is the gateway's one model of it (virtual-keys.ts). */
+export type { VirtualKey };
 
 /** One execution, as `GET /api/logs` shows it. */
 export interface LogEntry {

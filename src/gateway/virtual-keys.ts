@@ -1,12 +1,12 @@
 // Virtual keys (SPEC §6): a key grants per-client tool lists, and a request that presents one
-// sees and calls only what it grants, on every route. Keys live in a KeyRing in memory; whoever
-// persists them (the store) loads the ring at startup and listens to its "change" events.
+// sees and calls only what it grants, on every route. This is the model of a key (its schema
+// and its type, which the store and the API's views take) and the KeyRing that holds the keys in
+// force; whoever persists them (the store) loads the ring at startup and listens to its "change"
+// events. The Gateway owns the ring (`gateway.keys`); caller.ts says who a key value stands for.
 import { createHash, randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import { checkToolList, ConfigError } from "../upstream/config.js";
-import { type Caller, UNRESTRICTED } from "./gateway.js";
 
 // Tool lists follow the rules of a client's tools_to_execute (SPEC §5): "*" alone means every
 // tool, [] none; no empty names, no duplicates.
@@ -46,9 +46,10 @@ function pathText(base: string, path: readonly PropertyKey[]): string {
 }
 
 /**
- * What every generated key value starts with (Bifrost's prefix). An `Authorization: Bearer` or
- * `x-api-key` value is read as a virtual key only when it has it: any other value is the caller's
- * own provider key, so an SDK's usual key does not collide with the gateway's keys.
+ * What every generated key value starts with (Bifrost's prefix, so keys made for it or by earlier
+ * versions keep working). An `Authorization: Bearer` or `x-api-key` value is read as a virtual key
+ * only when it has it: any other value is the caller's own provider key, so an SDK's usual key
+ * does not collide with the gateway's keys.
  */
 export const VIRTUAL_KEY_PREFIX = "sk-bf-";
 
@@ -117,8 +118,6 @@ interface Entry {
 }
 
 export type KeyChange = { type: "put"; key: VirtualKey; previous: VirtualKey | undefined } | { type: "delete"; key: VirtualKey };
-
-const NO_GRANTS: ReadonlyMap<string, readonly string[]> = new Map();
 
 /**
  * The virtual keys in force. `put` and `delete` emit "change" (a KeyChange) for whoever persists
@@ -194,67 +193,4 @@ export class KeyRing extends EventEmitter {
     this.byId.set(key.id, { key, grants: new Map(key.mcp_configs.map((g) => [g.client_name, g.tools_to_execute])) });
     this.byDigest.set(digest(key.value), key.id);
   }
-}
-
-/**
- * The caller a key stands for. Its grants (and label) are read at every check, so a key that is
- * changed, deactivated or deleted takes effect at once, even for an MCP session or a script
- * already running.
- */
-export function callerForKey(ring: KeyRing, key: VirtualKey): Caller {
-  return {
-    keyId: key.id,
-    get label() {
-      return ring.get(key.id)?.name ?? key.name;
-    },
-    get grants() {
-      return ring.grantsOf(key.id) ?? NO_GRANTS;
-    },
-  };
-}
-
-export interface KeyRefusal {
-  error: string;
-  status: 401;
-}
-
-type Headers = IncomingHttpHeaders | Record<string, string | string[] | undefined>;
-
-function header(headers: Headers, name: string): string | undefined {
-  const v = headers[name];
-  return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
-}
-
-/**
- * The key a request presents: `x-bf-vk` (any value), else an `Authorization: Bearer` or
- * `x-api-key` (the Anthropic SDK's header) value with the virtual-key prefix.
- */
-export function presentedKey(headers: Headers): string | undefined {
-  const vk = header(headers, "x-bf-vk");
-  if (vk !== undefined) return vk;
-  const bearer = /^Bearer\s+(\S+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
-  if (bearer !== undefined && isVirtualKeyValue(bearer)) return bearer;
-  const apiKey = header(headers, "x-api-key");
-  return apiKey !== undefined && isVirtualKeyValue(apiKey) ? apiKey : undefined;
-}
-
-/**
- * Who a request is: the caller of the key it presents, or UNRESTRICTED when it presents none
- * (unless keys are required). An unknown or inactive key is refused, never taken as no key.
- */
-export function callerFromHeaders(headers: Headers, ring: KeyRing, options: { requireKey?: boolean } = {}): Caller | KeyRefusal {
-  const value = presentedKey(headers);
-  if (value === undefined) {
-    return options.requireKey
-      ? { status: 401, error: "a virtual key is required: send it in the x-bf-vk header or as Authorization: Bearer <key>" }
-      : UNRESTRICTED;
-  }
-  const key = ring.find(value);
-  if (!key) return { status: 401, error: "unknown virtual key" };
-  if (!key.is_active) return { status: 401, error: `virtual key '${key.name}' is not active` };
-  return callerForKey(ring, key);
-}
-
-export function isRefusal(who: Caller | KeyRefusal): who is KeyRefusal {
-  return "error" in who;
 }

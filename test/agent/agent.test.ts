@@ -34,7 +34,7 @@ let base: string;
 
 beforeAll(async () => {
   provider = await startScriptedProvider();
-  gateway = new Gateway();
+  gateway = new Gateway(undefined, new KeyRing([NARROW]));
   const stdio = { command: process.execPath, args: [EDGE], env: { AGENT_SECRET: "s3cr3t" } };
   gateway.addClient(
     parseClientConfig({
@@ -57,7 +57,6 @@ beforeAll(async () => {
   );
   await gateway.manager.settled(15000);
   app = buildServer(gateway, {
-    keys: new KeyRing([NARROW]),
     providers: [
       { name: "scripted", base_url: provider.url, api_key: "sk-provider-secret", headers: { "x-org": "tests" }, timeout_seconds: 10 },
       { name: "backup", base_url: "http://127.0.0.1:9/v1", headers: {}, timeout_seconds: 10 },

@@ -2,8 +2,9 @@
 // with the prefix; any other value is the caller's own provider key and the request is keyless.
 // A prefixed value that is unknown or revoked stays a 401, never keyless access.
 import { describe, expect, it } from "vitest";
-import { UNRESTRICTED } from "../../src/gateway/gateway.js";
-import { callerFromHeaders, generateKeyValue, isVirtualKeyValue, KeyRing, presentedKey, VIRTUAL_KEY_PREFIX, type VirtualKey } from "../../src/gateway/virtual-keys.js";
+import { callerFromHeaders, presentedKey } from "../../src/api/auth.js";
+import { UNRESTRICTED } from "../../src/gateway/caller.js";
+import { generateKeyValue, isVirtualKeyValue, KeyRing, VIRTUAL_KEY_PREFIX, type VirtualKey } from "../../src/gateway/virtual-keys.js";
 
 const LIVE: VirtualKey = { id: "live", name: "live", value: "sk-bf-live", is_active: true, mcp_configs: [] };
 const REVOKED: VirtualKey = { id: "gone", name: "gone", value: "sk-bf-gone", is_active: false, mcp_configs: [] };

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { preflight } from "../../src/agent/preflight.js";
 import { preflightInput } from "../../src/agent/loop.js";
-import { Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
+import { UNRESTRICTED } from "../../src/gateway/caller.js";
+import { Gateway } from "../../src/gateway/gateway.js";
 import { autoExecuteAllows } from "../../src/upstream/auto-execute.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildServer } from "../../src/api/server.js";
 import { Gateway } from "../../src/gateway/gateway.js";
-import { KeyRing, type VirtualKey } from "../../src/gateway/virtual-keys.js";
+import type { VirtualKey } from "../../src/gateway/virtual-keys.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 import { startWireProvider, type WireProvider } from "./wire-provider.js";
 
@@ -37,8 +37,8 @@ export async function startSdkGateway(keys: VirtualKey[] = []): Promise<SdkGatew
       is_code_mode_client: true,
     }),
   );
+  gateway.keys.load(keys);
   const app = buildServer(gateway, {
-    keys: new KeyRing(keys),
     providers: [
       { name: "wire", type: "openai", base_url: provider.url, api_key: "sk-gateway-own", headers: {}, timeout_seconds: 20 },
       { name: "own", type: "openai", base_url: provider.url, api_key: "passthrough", headers: {}, timeout_seconds: 20 },

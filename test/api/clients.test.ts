@@ -6,7 +6,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../../src/api/server.js";
 import { KeyRing } from "../../src/gateway/virtual-keys.js";
-import { Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
+import { UNRESTRICTED } from "../../src/gateway/caller.js";
+import { Gateway } from "../../src/gateway/gateway.js";
 import { processesMarked } from "../fixtures/marked-processes.js";
 
 const EDGE = fileURLToPath(new URL("../../dist/test/fixtures/edge-server.js", import.meta.url));
@@ -16,9 +17,9 @@ let app: FastifyInstance;
 const keys = new KeyRing();
 
 beforeAll(async () => {
-  gateway = new Gateway();
+  gateway = new Gateway(undefined, keys);
   // These tests add stdio clients without an admin token; stdio-clients.test.ts shows the refusal.
-  app = buildServer(gateway, { keys, allowUnauthenticatedStdio: true });
+  app = buildServer(gateway, { allowUnauthenticatedStdio: true });
   await app.ready();
 });
 
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 // Each test adds its own clients; none outlives it.
 afterEach(async () => {
-  await Promise.all(gateway.clientConfigs().map((c) => gateway.removeClient(c.name)));
+  await Promise.all(gateway.clientConfigs().map((c) => gateway.deleteClient(c.name)));
 });
 
 /** A client config for the edge server; `mark` goes into its environment to find its process. */

@@ -10,9 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostPolicy } from "../../src/api/host-check.js";
-import { buildServer, callerOf } from "../../src/api/server.js";
+import { buildServer } from "../../src/api/server.js";
 import { Gateway } from "../../src/gateway/gateway.js";
-import { mountMcp } from "../../src/gateway/mcp-face.js";
 
 interface Answer {
   status: number;
@@ -46,7 +45,6 @@ async function serve(options: { allowedHosts?: string[]; allowUnauthenticatedStd
   const gateway = new Gateway();
   const hosts = new HostPolicy({ host: "127.0.0.1", allowedHosts: options.allowedHosts });
   const app = buildServer(gateway, { hosts, allowUnauthenticatedStdio: options.allowUnauthenticatedStdio });
-  mountMcp(app, gateway, callerOf, { hosts });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return { gateway, app, port: (app.server.address() as AddressInfo).port };
 }

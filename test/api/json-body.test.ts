@@ -3,9 +3,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_DEPTH, nestedDeeperThan } from "../../src/api/json-body.js";
-import { buildServer, callerOf } from "../../src/api/server.js";
+import { buildServer } from "../../src/api/server.js";
 import { Gateway } from "../../src/gateway/gateway.js";
-import { mountMcp } from "../../src/gateway/mcp-face.js";
 
 const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
 const objects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
@@ -48,7 +47,6 @@ describe("a deeply nested JSON body", () => {
   beforeAll(async () => {
     gateway = new Gateway();
     app = buildServer(gateway);
-    mountMcp(app, gateway, callerOf);
     await app.ready();
   });
 

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../../src/api/server.js";
 import { type ExecutionEvent, ExecLog, type LogChange } from "../../src/gateway/exec-log.js";
 import { Gateway } from "../../src/gateway/gateway.js";
-import { KeyRing } from "../../src/gateway/virtual-keys.js";
 import type { SandboxResult } from "../../src/interpreter/execute.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 
@@ -154,11 +153,11 @@ describe("GET /api/logs", () => {
     );
     await gateway.manager.settled(15000);
     const grant = [{ client_name: "edge", tools_to_execute: ["*"] }];
-    const keys = new KeyRing([
+    gateway.keys.load([
       { id: "alpha", name: "alpha", value: "sk-bf-alpha", is_active: true, mcp_configs: grant },
       { id: "beta", name: "beta", value: "sk-bf-beta", is_active: true, mcp_configs: grant },
     ]);
-    app = buildServer(gateway, { keys, log });
+    app = buildServer(gateway, { log });
     await app.ready();
     // Oldest to newest: ids 1 to 4.
     await run("print('hello')");

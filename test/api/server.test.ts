@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../../src/api/server.js";
-import { DEFAULT_SETTINGS, Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
+import { UNRESTRICTED } from "../../src/gateway/caller.js";
+import { DEFAULT_SETTINGS, Gateway } from "../../src/gateway/gateway.js";
 import { DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 

@@ -7,17 +7,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { buildServer, callerOf } from "../../src/api/server.js";
-import { Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
-import { mountMcp } from "../../src/gateway/mcp-face.js";
-import {
-  callerFromHeaders,
-  callerForKey,
-  KeyConflictError,
-  KeyRing,
-  parseVirtualKeys,
-  type VirtualKey,
-} from "../../src/gateway/virtual-keys.js";
+import { callerFromHeaders } from "../../src/api/auth.js";
+import { buildServer } from "../../src/api/server.js";
+import { callerForKey, UNRESTRICTED } from "../../src/gateway/caller.js";
+import { Gateway } from "../../src/gateway/gateway.js";
+import { KeyConflictError, KeyRing, parseVirtualKeys, type VirtualKey } from "../../src/gateway/virtual-keys.js";
 import { ConfigError, parseClientConfig } from "../../src/upstream/config.js";
 
 const EDGE = fileURLToPath(new URL("../../dist/test/fixtures/edge-server.js", import.meta.url));
@@ -55,8 +49,8 @@ beforeAll(async () => {
   gateway.addClient(parseClientConfig({ name: "edge", connection_type: "stdio", stdio_config: stdio, tools_to_execute: ["*"], is_code_mode_client: true }));
   gateway.addClient(parseClientConfig({ name: "plain", connection_type: "stdio", stdio_config: stdio, tools_to_execute: ["*"] }));
   await gateway.manager.settled(15000);
-  keys = new KeyRing();
-  app = buildServer(gateway, { keys });
+  keys = gateway.keys;
+  app = buildServer(gateway);
   await app.ready();
 });
 
@@ -278,7 +272,7 @@ describe("GET /health with a key", () => {
 describe("requireKey", () => {
   let strict: FastifyInstance;
   beforeAll(async () => {
-    strict = buildServer(gateway, { keys, requireKey: true });
+    strict = buildServer(gateway, { requireKey: true });
     await strict.ready();
   });
   afterAll(async () => {
@@ -304,12 +298,11 @@ describe("requireKey", () => {
   });
 });
 
-describe("/mcp with callerOf", () => {
+describe("/mcp", () => {
   let mcpApp: FastifyInstance;
   let url: URL;
   beforeAll(async () => {
-    mcpApp = buildServer(gateway, { keys });
-    mountMcp(mcpApp, gateway, callerOf);
+    mcpApp = buildServer(gateway);
     await mcpApp.listen({ host: "127.0.0.1", port: 0 });
     url = new URL(`http://127.0.0.1:${(mcpApp.server.address() as { port: number }).port}/mcp`);
   });
@@ -458,7 +451,7 @@ describe("the admin token", () => {
   const TOKEN = "admin-s3cret";
   let guarded: FastifyInstance;
   beforeAll(async () => {
-    guarded = buildServer(gateway, { keys, adminToken: TOKEN });
+    guarded = buildServer(gateway, { adminToken: TOKEN });
     await guarded.ready();
   });
   afterAll(async () => {

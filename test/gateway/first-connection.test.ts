@@ -4,7 +4,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
+import { UNRESTRICTED } from "../../src/gateway/caller.js";
+import { Gateway } from "../../src/gateway/gateway.js";
 import type { ClientConfig } from "../../src/upstream/config.js";
 
 const EDGE = join(fileURLToPath(new URL("../..", import.meta.url)), "dist/test/fixtures/edge-server.js");

@@ -5,9 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildServer, callerOf } from "../../src/api/server.js";
+import { buildServer } from "../../src/api/server.js";
 import { Gateway } from "../../src/gateway/gateway.js";
-import { mountMcp } from "../../src/gateway/mcp-face.js";
 
 let gateway: Gateway;
 let app: FastifyInstance;
@@ -15,8 +14,7 @@ let url: string;
 
 beforeAll(async () => {
   gateway = new Gateway();
-  app = buildServer(gateway);
-  mountMcp(app, gateway, callerOf, { idleSeconds: 1 });
+  app = buildServer(gateway, { mcpSessionIdleSeconds: 1 });
   await app.listen({ host: "127.0.0.1", port: 0 });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`;
 });

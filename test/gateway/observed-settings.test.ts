@@ -8,7 +8,6 @@ import { buildServer } from "../../src/api/server.js";
 import { shapeText } from "../../src/codemode/shape.js";
 import { parseGatewayConfig } from "../../src/gateway/config-file.js";
 import { DEFAULT_SETTINGS, Gateway } from "../../src/gateway/gateway.js";
-import { KeyRing } from "../../src/gateway/virtual-keys.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 import { type ScriptedProvider, startScriptedProvider, textReply, toolCall, toolCallsReply } from "../fixtures/scripted-provider.js";
 import { problem } from "./config-problem.js";
@@ -48,7 +47,7 @@ describe("over HTTP", () => {
       }),
     );
     await gateway.manager.settled(15_000);
-    app = buildServer(gateway, { keys: new KeyRing([]), providers: [{ name: "scripted", base_url: provider.url, headers: {}, timeout_seconds: 10 }] });
+    app = buildServer(gateway, { providers: [{ name: "scripted", base_url: provider.url, headers: {}, timeout_seconds: 10 }] });
     await app.listen({ host: "127.0.0.1", port: 0 });
     const address = app.server.address();
     base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;

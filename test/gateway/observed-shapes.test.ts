@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { shapeText } from "../../src/codemode/shape.js";
-import { type Caller, DEFAULT_SETTINGS, Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
+import { type Caller, UNRESTRICTED } from "../../src/gateway/caller.js";
+import { DEFAULT_SETTINGS, Gateway } from "../../src/gateway/gateway.js";
 import type { ShapeChange } from "../../src/gateway/shapes.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 
@@ -145,10 +146,10 @@ describe("shapes learned from real servers", () => {
     const before = gateway.shapes.get("edge", "echo");
     expect(before).toBeDefined();
     const seen = changes();
-    await gateway.replaceClient({ ...EDGE_CLIENT, name: "edge2" }, "edge");
+    await gateway.renameClient("edge", "edge2");
     expect(gateway.shapes.get("edge", "echo")).toBeUndefined();
     expect(gateway.shapes.get("edge2", "echo")).toEqual(before);
-    await gateway.removeClient("edge2");
+    await gateway.deleteClient("edge2");
     expect(gateway.shapes.entries().filter((e) => e.server.startsWith("edge"))).toEqual([]);
     expect(seen).toEqual([{ type: "move", from: "edge", to: "edge2" }, { type: "drop", server: "edge2" }]);
   });

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseGatewayConfig } from "../../src/gateway/config-file.js";
-import { DEFAULT_SETTINGS, Gateway, UNRESTRICTED } from "../../src/gateway/gateway.js";
+import { UNRESTRICTED } from "../../src/gateway/caller.js";
+import { DEFAULT_SETTINGS, Gateway } from "../../src/gateway/gateway.js";
 import { hasTensorFixtures, tensorClient, wireOf } from "../tensor/fixtures.js";
 
 describe("workspace_root in config.json", () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fastify, type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../../src/api/server.js";
-import { registerWeb } from "../../src/api/web.js";
+import { webRoutes } from "../../src/api/web.js";
 import { Gateway } from "../../src/gateway/gateway.js";
 import { KeyRing, parseVirtualKey } from "../../src/gateway/virtual-keys.js";
 import { DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
@@ -23,8 +23,8 @@ const keys = new KeyRing([
 ]);
 
 beforeAll(async () => {
-  gateway = new Gateway();
-  app = buildServer(gateway, { keys, adminToken: TOKEN, requireKey: true });
+  gateway = new Gateway(undefined, keys);
+  app = buildServer(gateway, { adminToken: TOKEN, requireKey: true });
   await app.ready();
 });
 
@@ -52,25 +52,27 @@ describe("the page's routes", () => {
 
   it("says how to build the page when it is not built", async () => {
     const bare = fastify();
-    registerWeb(bare, gateway, keys, mkdtempSync(join(tmpdir(), "no-web-")));
+    await bare.register(webRoutes, { gateway, root: mkdtempSync(join(tmpdir(), "no-web-")) });
     const res = await bare.inject({ method: "GET", url: "/" });
     expect(res.statusCode).toBe(503);
     expect(res.body).toContain("npm run build");
     await bare.close();
   });
 
-  it("serves whatever files the build holds", async () => {
+  it("serves whatever files the build holds, each of them public", async () => {
     const root = mkdtempSync(join(tmpdir(), "web-"));
     writeFileSync(join(root, "index.html"), "<p>hello</p>");
     writeFileSync(join(root, "app.js"), "1");
-    const bare = fastify();
-    const routes = registerWeb(bare, gateway, keys, root);
-    await bare.ready();
-    expect((await bare.inject({ method: "GET", url: "/" })).body).toBe("<p>hello</p>");
-    expect((await bare.inject({ method: "GET", url: "/app.js" })).body).toBe("1");
-    expect([...routes]).toEqual(expect.arrayContaining(["/", "/index.html", "/app.js"]));
-    expect([...routes].some((r) => r.startsWith("/api"))).toBe(false);
-    await bare.close();
+    const built = buildServer(gateway, { adminToken: TOKEN, requireKey: true, webRoot: root });
+    await built.ready();
+    for (const [url, body] of [["/", "<p>hello</p>"], ["/index.html", "<p>hello</p>"], ["/app.js", "1"]]) {
+      const res = await built.inject({ method: "GET", url });
+      expect([url, res.statusCode, res.body]).toEqual([url, 200, body]);
+    }
+    // Only the page's files: the API and the callers' routes beside them keep their checks.
+    expect((await built.inject({ method: "GET", url: "/api/ui/defaults" })).statusCode).toBe(401);
+    expect((await built.inject({ method: "GET", url: "/health" })).statusCode).toBe(401);
+    await built.close();
   });
 });
 

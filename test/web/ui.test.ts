@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../../src/api/server.js";
 import { defaultWebRoot } from "../../src/api/web.js";
 import { Gateway } from "../../src/gateway/gateway.js";
-import { KeyRing } from "../../src/gateway/virtual-keys.js";
 import { chromiumPath } from "./chromium.js";
 
 const EDGE = fileURLToPath(new URL("../../dist/test/fixtures/edge-server.js", import.meta.url));
@@ -36,7 +35,7 @@ beforeAll(async () => {
 
   gateway = new Gateway();
   // A key is required on the callers' routes: the page itself must still load without one.
-  app = buildServer(gateway, { keys: new KeyRing(), adminToken: TOKEN, requireKey: true });
+  app = buildServer(gateway, { adminToken: TOKEN, requireKey: true });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   browser = await chromium.launch({ executablePath: chromiumPath(), headless: true });

@@ -1,5 +1,7 @@
 // Calls to the gateway's API with the admin token, which the page asks for when a route refuses
-// it and keeps for the browser session (sessionStorage: gone when the tab closes).
+// it and keeps for the browser session (sessionStorage: gone when the tab closes). The shapes of
+// the answers are the server's own, from src/api/types.ts (types only: nothing of the server is
+// bundled).
 import { h } from "./dom";
 
 const TOKEN_KEY = "code-mode-gateway.admin-token";
@@ -68,84 +70,4 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     if (!res.ok) throw new ApiError(res.status, data?.error?.message ?? `${res.status} ${res.statusText}`);
     return data as T;
   }
-}
-
-// ---------------------------------------------------------------- shapes of the API's answers
-
-export type ServerState = "connecting" | "connected" | "reconnecting" | "disabled" | "closed";
-
-export interface Client {
-  id: string;
-  name: string;
-  connection_type: "stdio" | "http" | "sse";
-  connection_string?: string;
-  stdio_config?: { command: string; args: string[]; cwd?: string; env_keys: string[] };
-  header_keys: string[];
-  is_code_mode_client: boolean;
-  tools_to_execute: string[];
-  tools_to_auto_execute: string[];
-  disabled: boolean;
-  validate_arguments: boolean;
-  state: ServerState;
-  last_error: string | null;
-  tools: string[];
-}
-
-export interface VirtualKey {
-  id: string;
-  name: string;
-  value: string;
-  description?: string;
-  is_active: boolean;
-  mcp_configs: { client_name: string; tools_to_execute: string[] }[];
-}
-
-export const LIMIT_FIELDS = [
-  "max_source_bytes",
-  "max_steps",
-  "max_memory_bytes",
-  "max_log_bytes",
-  "max_tool_calls",
-  "max_value_bytes",
-  "max_nesting_depth",
-] as const;
-
-export type Limits = Record<(typeof LIMIT_FIELDS)[number] | "tool_execution_timeout", number>;
-
-export interface ClientConfigView {
-  client_config: {
-    mcp_code_mode_limits: Limits;
-    mcp_tool_execution_timeout: number;
-    mcp_code_mode_binding_level: "server" | "tool";
-  };
-}
-
-export interface ToolCallRecord {
-  server: string;
-  tool: string;
-  ok: boolean;
-  error: string | null;
-  duration_seconds: number;
-}
-
-export interface Execution {
-  stdout: string;
-  stderr: string;
-  result: string | null;
-  duration_seconds: number;
-  tool_calls: ToolCallRecord[];
-  error: { type: string; message: string; line: number | null; column: number | null; traceback: string; hints: string[] } | null;
-  stats: { steps: number; memory_bytes: number; log_bytes: number };
-}
-
-export interface LogEntry {
-  id: number;
-  time: string;
-  key: string;
-  tool: string;
-  code_bytes: number;
-  duration_seconds: number;
-  tool_calls: ToolCallRecord[];
-  outcome: "ok" | "error";
-  error: { type: string; message: string; line: number | null } | null;
 }

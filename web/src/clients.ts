@@ -1,5 +1,6 @@
 // MCP clients: the table of upstream servers, and the sheet to add or edit one.
-import { api, type Client } from "./api";
+import type { ClientsView, ClientView as Client } from "../../src/api/types";
+import { api } from "./api";
 import { actionButton, clearErrors, field, fill, h, linesOf, showError } from "./dom";
 import { openSheet } from "./sheet";
 import { toolPicker } from "./tool-picker";
@@ -13,7 +14,7 @@ export function clientsPage(root: HTMLElement): () => void {
     if (busy) return;
     busy = true;
     try {
-      const { clients } = await api<{ clients: Client[] }>("GET", "/api/mcp/clients");
+      const { clients } = await api<ClientsView>("GET", "/api/mcp/clients");
       fill(body, clients.length ? clients.map((c) => row(c, refresh, status)) : h("tr", h("td.empty", { colSpan: 6 }, "No clients yet: add one.")));
     } catch (e) {
       status.textContent = (e as Error).message;

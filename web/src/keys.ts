@@ -1,5 +1,6 @@
 // Virtual keys: create one, grant it tools per client, revoke (deactivate) or delete it.
-import { api, type Client, type VirtualKey } from "./api";
+import type { ClientsView, VirtualKeysView, VirtualKeyView as VirtualKey } from "../../src/api/types";
+import { api } from "./api";
 import { actionButton, clearErrors, field, fill, h, showError } from "./dom";
 import { openSheet } from "./sheet";
 import { toolPicker, type ToolPicker } from "./tool-picker";
@@ -9,7 +10,7 @@ export function keysPage(root: HTMLElement): () => void {
   const status = h("div.form-error");
   const refresh = async () => {
     try {
-      const { virtual_keys } = await api<{ virtual_keys: VirtualKey[] }>("GET", "/api/governance/virtual-keys");
+      const { virtual_keys } = await api<VirtualKeysView>("GET", "/api/governance/virtual-keys");
       fill(body, virtual_keys.length ? virtual_keys.map((k) => row(k, refresh, status)) : h("tr", h("td.empty", { colSpan: 5 }, "No virtual keys: callers without one see every tool.")));
     } catch (e) {
       status.textContent = (e as Error).message;
@@ -48,7 +49,7 @@ function row(k: VirtualKey, refresh: () => Promise<void>, status: HTMLElement): 
 }
 
 async function editKey(key: VirtualKey | null, refresh: () => Promise<void>): Promise<void> {
-  const { clients } = await api<{ clients: Client[] }>("GET", "/api/mcp/clients");
+  const { clients } = await api<ClientsView>("GET", "/api/mcp/clients");
   const name = h("input", { type: "text", name: "name", value: key?.name ?? "", autocomplete: "off" });
   const description = h("input", { type: "text", name: "description", value: key?.description ?? "" });
   const value = h("input", { type: "text", name: "value", value: key?.value ?? "", placeholder: "generated when empty", autocomplete: "off" });

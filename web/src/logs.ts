@@ -1,5 +1,6 @@
 // Logs: recent executions, newest first, filterable by tool, key and outcome, each with its tool calls.
-import { api, type LogEntry } from "./api";
+import type { LogEntryView as LogEntry, LogsPage } from "../../src/api/types";
+import { api } from "./api";
 import { fill, formatDuration, h } from "./dom";
 
 const PAGE = 50;
@@ -22,7 +23,7 @@ export function logsPage(root: HTMLElement): () => void {
     if (key.value.trim()) query.set("key", key.value.trim());
     if (outcome.value) query.set("outcome", outcome.value);
     try {
-      const { logs, total } = await api<{ logs: LogEntry[]; total: number }>("GET", `/api/logs?${query}`);
+      const { logs, total } = await api<LogsPage>("GET", `/api/logs?${query}`);
       fill(body, logs.length ? logs.flatMap(row) : h("tr", h("td.empty", { colSpan: 7 }, "No executions match.")));
       summary.textContent = total ? `${offset + 1}-${offset + logs.length} of ${total}` : "";
       older.disabled = offset + logs.length >= total;

@@ -1,6 +1,7 @@
 // Playground: pick a virtual key (or none), browse the virtual files and stubs that caller's model
 // would see, write a script and run it through executeToolCode, and read what it did.
-import { api, type Execution, type VirtualKey } from "./api";
+import type { ExecutionView as Execution, PlaygroundAnswer, PlaygroundFiles, VirtualKeysView } from "../../src/api/types";
+import { api } from "./api";
 import { fill, formatDuration, h } from "./dom";
 
 const SAMPLE = `# Each code-mode server is a global; browse its stub on the left.
@@ -10,12 +11,6 @@ RESULT = {"sum": sum(range(10))}
 
 let savedCode = SAMPLE;
 let savedKey = "";
-
-interface PlaygroundFile {
-  path: string;
-  server: string;
-  tools: string[];
-}
 
 export function playgroundPage(root: HTMLElement): () => void {
   const keySelect = h("select#pg-key", { name: "key" }, h("option", { value: "" }, "none (unrestricted)"));
@@ -51,7 +46,7 @@ export function playgroundPage(root: HTMLElement): () => void {
   syncGutter();
 
   const call = (tool: string, args: Record<string, unknown>) =>
-    api<{ text: string; is_error: boolean; execution: Execution | null }>("POST", "/api/ui/playground/call", { ...(keySelect.value ? { key: keySelect.value } : {}), tool, arguments: args });
+    api<PlaygroundAnswer>("POST", "/api/ui/playground/call", { ...(keySelect.value ? { key: keySelect.value } : {}), tool, arguments: args });
 
   const loadFiles = async () => {
     status.textContent = "";
@@ -59,7 +54,7 @@ export function playgroundPage(root: HTMLElement): () => void {
     fill(stubTitle, "Stub");
     try {
       const query = keySelect.value ? `?key=${encodeURIComponent(keySelect.value)}` : "";
-      const listing = await api<{ binding_level: string; files: PlaygroundFile[] }>("GET", `/api/ui/playground/files${query}`);
+      const listing = await api<PlaygroundFiles>("GET", `/api/ui/playground/files${query}`);
       if (!listing.files.length) {
         fill(files, h("li.hint", "No tools visible: no code-mode client is connected, or this key grants none."));
         return;
@@ -137,7 +132,7 @@ export function playgroundPage(root: HTMLElement): () => void {
 
   void (async () => {
     try {
-      const { virtual_keys } = await api<{ virtual_keys: VirtualKey[] }>("GET", "/api/governance/virtual-keys");
+      const { virtual_keys } = await api<VirtualKeysView>("GET", "/api/governance/virtual-keys");
       for (const k of virtual_keys.filter((k) => k.is_active)) keySelect.append(h("option", { value: k.id }, k.name));
       if ([...keySelect.options].some((o) => o.value === savedKey)) keySelect.value = savedKey;
     } catch (e) {

@@ -1,9 +1,10 @@
 // Code mode settings: the binding level, the seven limits and the timeout. An empty field means
 // the default; each change is checked by the API (a dry run) so its message shows before saving.
-import { api, type ClientConfigView, LIMIT_FIELDS, type Limits } from "./api";
+import type { ConfigView, LimitName, UiDefaults } from "../../src/api/types";
+import { api } from "./api";
 import { clearErrors, field, fill, h, showError } from "./dom";
 
-const ABOUT: Record<keyof Limits, string> = {
+const ABOUT: Record<LimitName, string> = {
   max_source_bytes: "bytes of a script, checked before parsing",
   max_steps: "interpreter steps, including work inside builtins",
   max_memory_bytes: "estimated allocation, charged before allocating",
@@ -27,10 +28,10 @@ export function settingsPage(root: HTMLElement): () => void {
   fill(root, h("div.page-head", h("h1", "Code mode")), h("p.lead", "Applied to every execution that starts after saving; running ones keep the settings they began with."), failed, form);
 
   void (async () => {
-    let defaults: { limits: Limits; binding_level: string };
-    let current: ClientConfigView;
+    let defaults: UiDefaults;
+    let current: ConfigView;
     try {
-      [defaults, current] = await Promise.all([api<{ limits: Limits; binding_level: string }>("GET", "/api/ui/defaults"), api<ClientConfigView>("GET", "/api/config")]);
+      [defaults, current] = await Promise.all([api<UiDefaults>("GET", "/api/ui/defaults"), api<ConfigView>("GET", "/api/config")]);
     } catch (e) {
       failed.textContent = (e as Error).message;
       return;
@@ -42,12 +43,14 @@ export function settingsPage(root: HTMLElement): () => void {
       h("option", { value: "server", selected: config.mcp_code_mode_binding_level === "server" }, "server: one .pyi file per server"),
       h("option", { value: "tool", selected: config.mcp_code_mode_binding_level === "tool" }, "tool: one .pyi file per tool"),
     );
-    const inputs = new Map<keyof Limits, HTMLInputElement>();
-    const shownValue = (f: keyof Limits) => {
+    // The limits in the server's order; the timeout, its own setting in the API, comes last.
+    const limitFields = (Object.keys(defaults.limits) as LimitName[]).filter((f) => f !== "tool_execution_timeout");
+    const inputs = new Map<LimitName, HTMLInputElement>();
+    const shownValue = (f: LimitName) => {
       const v = f === "tool_execution_timeout" ? config.mcp_tool_execution_timeout : config.mcp_code_mode_limits[f];
       return v === defaults.limits[f] ? "" : String(v);
     };
-    const rows = [...LIMIT_FIELDS, "tool_execution_timeout" as const].map((f) => {
+    const rows = [...limitFields, "tool_execution_timeout" as const].map((f) => {
       const input = h("input", { type: "text", inputMode: "decimal", name: f, value: shownValue(f), placeholder: `default: ${defaults.limits[f]}`, autocomplete: "off" });
       inputs.set(f, input);
       const key = f === "tool_execution_timeout" ? "client_config.mcp_tool_execution_timeout" : `client_config.mcp_code_mode_limits.${f}`;
@@ -56,7 +59,7 @@ export function settingsPage(root: HTMLElement): () => void {
 
     const update = () => {
       const limits: Record<string, unknown> = {};
-      for (const f of LIMIT_FIELDS) {
+      for (const f of limitFields) {
         const text = inputs.get(f)!.value;
         if (text.trim() !== "") limits[f] = valueOf(text);
       }
@@ -118,7 +121,7 @@ export function settingsPage(root: HTMLElement): () => void {
       clearTimeout(timer);
       status.textContent = "";
       try {
-        const saved = await api<ClientConfigView>("PUT", "/api/config", update());
+        const saved = await api<ConfigView>("PUT", "/api/config", update());
         clearErrors(form);
         Object.assign(config, saved.client_config);
         for (const [f, input] of inputs) input.value = shownValue(f);
