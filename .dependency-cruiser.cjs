@@ -11,6 +11,14 @@ const APART = {
   "src/upstream": ["grammar", "src/interpreter"],
 };
 
+/**
+ * Modules a layer may import although the rules above keep it apart: a client's name becomes a
+ * Python global, so upstream config checks it against the grammar's one keyword list.
+ */
+const EXCEPT = {
+  "src/upstream": ["grammar/tokens\\.js"],
+};
+
 const forbidden = [];
 LAYERS.forEach((layer, i) => {
   const above = LAYERS.slice(i + 1);
@@ -22,7 +30,7 @@ LAYERS.forEach((layer, i) => {
     comment: `${layer} may not import ${targets.join(", ")}`,
     severity: "error",
     from: { path: `^dist/${layer}/` },
-    to: { path: `^dist/(${targets.join("|")})/` },
+    to: { path: `^dist/(${targets.join("|")})/`, ...(EXCEPT[layer] ? { pathNot: `^dist/(${EXCEPT[layer].join("|")})$` } : {}) },
   });
 });
 

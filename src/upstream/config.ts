@@ -1,12 +1,7 @@
 // Upstream MCP client configurations (SPEC §5, Bifrost's shape), validated completely before use:
 // every problem is reported with the path of the field it is in.
 import { z } from "zod";
-
-const PYTHON_KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-  "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-  "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-]);
+import { isKeyword } from "../../grammar/tokens.js";
 
 const toolList = z.array(z.string().min(1, "a tool name must not be empty"));
 
@@ -68,7 +63,7 @@ export function parseClientConfig(raw: unknown, at = "client"): ClientConfig {
     const hint = c.name.includes("-") ? ` (use '${c.name.replace(/-/g, "_")}': hyphens are not allowed)` : "";
     throw new ConfigError(`${at}.name`, `'${c.name}' is not a valid client name: it becomes a Python global, so use letters, digits and underscores, not starting with a digit${hint}`);
   }
-  if (PYTHON_KEYWORDS.has(c.name)) throw new ConfigError(`${at}.name`, `'${c.name}' is a Python keyword and cannot name a client`);
+  if (isKeyword(c.name)) throw new ConfigError(`${at}.name`, `'${c.name}' is a Python keyword and cannot name a client`);
   if (c.connection_type === "stdio" && !c.stdio_config) {
     throw new ConfigError(`${at}.stdio_config`, "a stdio client needs stdio_config with a command");
   }
