@@ -17,7 +17,7 @@ import {
   fastify,
 } from "fastify";
 import { type AgentRouteOptions, registerAgentRoutes } from "../agent/route.js";
-import { DEFAULT_PAGE_SIZE, ExecLog, type LogQuery } from "../gateway/exec-log.js";
+import { DEFAULT_PAGE_SIZE, ExecLog, type LogQuery, MAX_PAGE_SIZE } from "../gateway/exec-log.js";
 import { type Caller, type Gateway, ToolDeniedError, ToolNotGrantedError, UnknownToolError } from "../gateway/gateway.js";
 import {
   callerFromHeaders,
@@ -209,14 +209,12 @@ const virtualKeyBody = {
     "mcp_configs [{client_name, tools_to_execute}]",
 } as const;
 
-const MAX_PAGE_SIZE = 1000;
-
 const wholeNumber = { type: "string", pattern: "^[0-9]+$" } as const;
 
 const logsQuery = {
   type: "object",
   properties: {
-    limit: { ...wholeNumber, description: "entries per page, 1-1000 (default 50)" },
+    limit: { ...wholeNumber, description: `entries per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` },
     offset: { ...wholeNumber, description: "entries to skip (default 0)" },
     tool: { type: "string", description: "only runs that called this tool (server.tool, or a tool name)" },
     key: { type: "string", description: "only runs by this virtual key (its name; '-' for no key)" },

@@ -8,8 +8,8 @@ import { HostPolicy } from "../api/host-check.js";
 import { buildServer, callerOf } from "../api/server.js";
 import { loadGatewayConfig } from "../gateway/config-file.js";
 import { Gateway, type GatewaySettings } from "../gateway/gateway.js";
-import { type ExecutionEntry, ExecLog, type LogChange } from "../gateway/exec-log.js";
-import { type LogEntry, MAX_LOG_PAGE, Store, type StoredSettings } from "../gateway/store.js";
+import { ExecLog } from "../gateway/exec-log.js";
+import { Store, type StoredSettings } from "../gateway/store.js";
 import type { ShapeChange } from "../gateway/shapes.js";
 import { type KeyChange, KeyRing } from "../gateway/virtual-keys.js";
 import { mountMcp, serveStdio } from "../gateway/mcp-face.js";
@@ -77,22 +77,6 @@ async function closeServer(app: FastifyInstance, graceMs = 5000): Promise<void> 
   }
 }
 
-/** The newest `capacity` logged executions, oldest first, numbered for the in-memory log. */
-function loadLog(store: Store, capacity: number): ExecutionEntry[] {
-  const newestFirst: LogEntry[] = [];
-  while (newestFirst.length < capacity) {
-    const { entries } = store.queryLogs({ limit: Math.min(MAX_LOG_PAGE, capacity - newestFirst.length), offset: newestFirst.length });
-    newestFirst.push(...entries);
-    if (entries.length === 0) break;
-  }
-  return newestFirst.reverse().map((e, i) => ({
-    ...e,
-    id: i + 1,
-    tool_calls: e.tool_calls.map((c) => ({ ...c, error: c.error ?? null })),
-    error: typeof e.error === "string" ? { type: "Error", message: e.error, line: null } : e.error,
-  }));
-}
-
 const log = (message: string) => process.stderr.write(`code-mode-gateway: ${message}\n`);
 
 async function main(): Promise<number> {
@@ -148,18 +132,8 @@ async function main(): Promise<number> {
     if (change.type === "put") store.putKey(change.key);
     else store.deleteKey(change.key.id);
   });
-  const execLog = new ExecLog();
-  execLog.load(loadLog(store, execLog.capacity));
-  execLog.on("change", (change: LogChange) => {
-    // The store trims its own history (it keeps more than the in-memory page); a failed log
-    // write must not fail the execution that was logged.
-    if (change.type !== "put") return;
-    try {
-      store.appendLog(change.entry);
-    } catch (e) {
-      log(`execution log not saved: ${(e as Error).message}`);
-    }
-  });
+  // The log is the store's: a failed write is reported, never failing the execution it describes.
+  const execLog = new ExecLog(store, (e) => log(`execution log not saved: ${e.message}`));
   gateway.shapes.load(store.listShapes());
   gateway.shapes.on("change", (change: ShapeChange) => {
     // Announced only when a result taught something new; like a log entry, a shape not saved
