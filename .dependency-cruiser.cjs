@@ -1,7 +1,8 @@
 // The project's layers, checked on the compiled JavaScript (dist/) by test/architecture.test.ts
 // and `npm run check:layers`. Lowest first: grammar, interpreter (the sandbox), upstream (MCP
 // connections), codemode (stubs, search, the bridge), gateway (the domain: clients, keys,
-// visibility), agent (agent mode), api (HTTP), cli (composition). A module may import its own
+// visibility), agent (agent mode), api (HTTP), cli (the binaries; src/open-gateway.ts, beside
+// the layers, composes them for the CLI, embedders and tests). A module may import its own
 // layer and the layers below it, never one above: the rules below forbid each upward edge.
 const LAYERS = ["grammar", "src/interpreter", "src/upstream", "src/codemode", "src/gateway", "src/agent", "src/api", "src/cli"];
 
@@ -32,6 +33,15 @@ LAYERS.forEach((layer, i) => {
     from: { path: `^dist/${layer}/` },
     to: { path: `^dist/(${targets.join("|")})/`, ...(EXCEPT[layer] ? { pathNot: `^dist/(${EXCEPT[layer].join("|")})$` } : {}) },
   });
+});
+
+// The composition of every layer (src/open-gateway.ts) is for the CLI, embedders and tests only.
+forbidden.push({
+  name: "composition-from-cli",
+  comment: "only src/cli may import src/open-gateway.js, which composes every layer",
+  severity: "error",
+  from: { path: "^dist/(grammar/|src/(?!cli/))" },
+  to: { path: "^dist/src/open-gateway\\.js$" },
 });
 
 // The layers above the interpreter see it through one module.
