@@ -1,7 +1,8 @@
 // The project's layers, checked on the compiled JavaScript (dist/) by test/architecture.test.ts
 // and `npm run check:layers`. Lowest first: grammar, interpreter (the sandbox), upstream (MCP
 // connections), codemode (stubs, search, the bridge), gateway (the domain: clients, keys,
-// visibility), agent (agent mode), api (HTTP), cli (composition). A module may import its own
+// visibility), agent (agent mode), api (HTTP), cli (the binaries; src/open-gateway.ts, beside
+// the layers, composes them for the CLI, embedders and tests). A module may import its own
 // layer and the layers below it, never one above: the rules below forbid each upward edge.
 const LAYERS = ["grammar", "src/interpreter", "src/upstream", "src/codemode", "src/gateway", "src/agent", "src/api", "src/cli"];
 
@@ -9,6 +10,14 @@ const LAYERS = ["grammar", "src/interpreter", "src/upstream", "src/codemode", "s
 const APART = {
   // Upstream connections know nothing of the sandbox.
   "src/upstream": ["grammar", "src/interpreter"],
+};
+
+/**
+ * Modules a layer may import although the rules above keep it apart: a client's name becomes a
+ * Python global, so upstream config checks it against the grammar's one keyword list.
+ */
+const EXCEPT = {
+  "src/upstream": ["grammar/tokens\\.js"],
 };
 
 const forbidden = [];
@@ -22,8 +31,17 @@ LAYERS.forEach((layer, i) => {
     comment: `${layer} may not import ${targets.join(", ")}`,
     severity: "error",
     from: { path: `^dist/${layer}/` },
-    to: { path: `^dist/(${targets.join("|")})/` },
+    to: { path: `^dist/(${targets.join("|")})/`, ...(EXCEPT[layer] ? { pathNot: `^dist/(${EXCEPT[layer].join("|")})$` } : {}) },
   });
+});
+
+// The composition of every layer (src/open-gateway.ts) is for the CLI, embedders and tests only.
+forbidden.push({
+  name: "composition-from-cli",
+  comment: "only src/cli may import src/open-gateway.js, which composes every layer",
+  severity: "error",
+  from: { path: "^dist/(grammar/|src/(?!cli/))" },
+  to: { path: "^dist/src/open-gateway\\.js$" },
 });
 
 // The layers above the interpreter see it through one module.

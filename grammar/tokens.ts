@@ -131,6 +131,14 @@ export const keywords: ReadonlyMap<string, TokenType> = new Map<string, TokenTyp
 ]);
 if (keywords.size !== keywordNames.length) throw new Error("keyword table is incomplete");
 
+/**
+ * Is `name` one of the dialect's keywords (Python 3.11's keyword.kwlist)? The one list every layer
+ * asks: a tool or client name, a namedtuple field. Soft keywords (match, case, type, _) are names.
+ */
+export function isKeyword(name: string): boolean {
+  return keywords.has(name);
+}
+
 // Operators and delimiters, longest first within each leading character, for the scanner.
 export const operators: ReadonlyMap<string, TokenType> = new Map<string, TokenType>([
   ["(", LParen], [")", RParen], ["[", LBracket], ["]", RBracket], ["{", LBrace], ["}", RBrace],

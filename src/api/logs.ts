@@ -1,13 +1,11 @@
 // The execution log (SPEC §6): GET /api/logs pages the executions, newest first, filtered by
 // tool, key and outcome; each entry says who ran what and how it went, never code or arguments.
 import type { FastifyPluginAsync } from "fastify";
-import { DEFAULT_PAGE_SIZE, type ExecLog, type LogQuery } from "../gateway/exec-log.js";
+import { DEFAULT_PAGE_SIZE, type ExecLog, type LogQuery, MAX_PAGE_SIZE } from "../gateway/exec-log.js";
 import type { Gateway } from "../gateway/gateway.js";
 import { HttpError } from "./errors.js";
 import { errorResponses, logsQuery, logsResponse } from "./schemas.js";
 import type { LogsPage } from "./types.js";
-
-const MAX_PAGE_SIZE = 1000;
 
 type LogsQuerystring = { limit?: string; offset?: string; tool?: string; key?: string; outcome?: "ok" | "error" };
 

@@ -2,6 +2,7 @@
 // names for TypeScript). Fastify validates requests with these (strictly: no coercion, no silent
 // removal of unknown fields; validation.ts words the refusals) and serializes answers by them.
 import { META_TOOL_NAMES } from "../codemode/meta-tools.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../gateway/exec-log.js";
 import { LIMIT_FIELDS } from "../interpreter/index.js";
 import { WHOLE_NUMBER } from "./validation.js";
 
@@ -181,7 +182,7 @@ const wholeNumber = { type: "string", pattern: WHOLE_NUMBER } as const;
 export const logsQuery = {
   type: "object",
   properties: {
-    limit: { ...wholeNumber, description: "entries per page, 1-1000 (default 50)" },
+    limit: { ...wholeNumber, description: `entries per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` },
     offset: { ...wholeNumber, description: "entries to skip (default 0)" },
     tool: { type: "string", description: "only runs that called this tool (server.tool, or a tool name)" },
     key: { type: "string", description: "only runs by this virtual key (its name; '-' for no key)" },

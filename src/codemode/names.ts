@@ -2,24 +2,19 @@
 // other characters are dropped; a leading digit gets '_'; a Python keyword gets a trailing '_'.
 // Each server's names are unique and map back to the upstream name; where a tool's own spelling
 // (with '-' as '_') is a valid identifier too, it is bound as an alias.
-
-const KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-  "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-  "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-]);
+import { isKeyword } from "../../grammar/tokens.js";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function isIdentifier(name: string): boolean {
-  return IDENTIFIER.test(name) && !KEYWORDS.has(name);
+  return IDENTIFIER.test(name) && !isKeyword(name);
 }
 
 export function canonicalName(tool: string): string {
   let name = tool.toLowerCase().replace(/[-\s]/g, "_").replace(/[^a-z0-9_]/g, "");
   if (name === "") name = "_";
   if (/^[0-9]/.test(name)) name = "_" + name;
-  if (KEYWORDS.has(name)) name += "_";
+  if (isKeyword(name)) name += "_";
   return name;
 }
 

@@ -52,13 +52,9 @@ export function parseClientInput(raw: unknown): ClientConfig {
     return parseClientConfig(raw, base);
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    let field = e.path === base ? "" : e.path.slice(base.length).replace(/^\./, "");
-    let text = e.message.slice(e.path.length + 2);
-    const unknown = /^Unrecognized keys?: "([^"]+)"/.exec(text);
-    if (unknown) {
-      field = field ? `${field}.${unknown[1]}` : unknown[1]!;
-      text = "unknown field";
-    }
+    // Unknown fields come named by their path too (config-file's refuseUnknownFields).
+    const field = e.path === base ? "" : e.path.slice(base.length).replace(/^\./, "");
+    const text = e.message.slice(e.path.length + 2);
     throw new ClientInputError(field ? `${field}: ${text}` : text);
   }
 }

@@ -4,8 +4,8 @@
 // reported with the JSON path of the field.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { resolveLimits } from "../interpreter/index.js";
-import { type ClientConfig, clientConfigsOf, ConfigError } from "../upstream/config.js";
+import { LIMIT_FIELDS, resolveLimits } from "../interpreter/index.js";
+import { type ClientConfig, clientConfigsOf, ConfigError, refuseUnknownFields, unknownField } from "../upstream/config.js";
 import { DEFAULT_SETTINGS, type GatewaySettings } from "./gateway.js";
 import { DEFAULT_SESSION_IDLE_SECONDS } from "./mcp-face.js";
 import { parseVirtualKeys, type VirtualKey } from "./virtual-keys.js";
@@ -60,7 +60,24 @@ export interface ProviderConfig {
   anthropic_version?: string;
 }
 
-const PROVIDER_FIELDS = new Set(["name", "type", "base_url", "api_key", "headers", "timeout_seconds", "anthropic_version"]);
+const PROVIDER_FIELDS = ["name", "type", "base_url", "api_key", "headers", "timeout_seconds", "anthropic_version"];
+
+// The fields of each object of config.json. Any other is refused, naming its path: a misspelt
+// field (`govrenance`) would otherwise be ignored, leaving its setting off without a word.
+const ROOT_FIELDS = [
+  "mcp", "mcpServers", "client_config", "server", "governance", "providers", "plugins",
+  "workspace_root", "workspace_max_write_bytes", "workspace_max_created",
+];
+const MCP_FIELDS = ["client_configs", "tool_manager_config"];
+const MANAGER_FIELDS = ["tool_execution_timeout", "max_agent_depth", "code_mode_binding_level", "code_mode_limits", "code_mode_observed_shapes"];
+/** Bifrost's `client_config`: the same fields as `PUT /api/config` takes, and the governance header. */
+const CLIENT_CONFIG_FIELDS = [
+  "mcp_code_mode_limits", "mcp_tool_execution_timeout", "mcp_code_mode_binding_level", "mcp_agent_depth",
+  "mcp_code_mode_instructions_limit", "mcp_direct_instructions_limit", "mcp_code_mode_observed_shapes",
+  "enforce_governance_header",
+];
+const SERVER_FIELDS = ["host", "port", "admin_token", "allowed_hosts", "allow_unauthenticated_stdio", "mcp_session_idle_seconds"];
+const GOVERNANCE_FIELDS = ["virtual_keys", "require_virtual_key"];
 
 /** Checks `providers` (after env.VAR expansion). */
 export function parseProviders(raw: unknown, at = "providers"): ProviderConfig[] {
@@ -71,7 +88,7 @@ export function parseProviders(raw: unknown, at = "providers"): ProviderConfig[]
     const here = `${at}[${i}]`;
     if (entry === undefined || entry === null) throw new ConfigError(here, "must be an object");
     const p = object(entry, here);
-    for (const key of Object.keys(p)) if (!PROVIDER_FIELDS.has(key)) throw new ConfigError(`${here}.${key}`, "unknown field");
+    refuseUnknownFields(p, here, PROVIDER_FIELDS);
     if (typeof p.name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(p.name)) {
       throw new ConfigError(`${here}.name`, "must be a non-empty name of letters, digits, '_', '-' or '.' (it is the part of `model` before the slash)");
     }
@@ -135,25 +152,42 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv = process.env, 
   return value;
 }
 
-function object(v: unknown, path: string): Record<string, unknown> {
+function object(v: unknown, path: string, fields?: readonly string[]): Record<string, unknown> {
   if (v === undefined) return {};
   if (!v || typeof v !== "object" || Array.isArray(v)) throw new ConfigError(path, "must be an object");
+  if (fields) refuseUnknownFields(v as Record<string, unknown>, path === "$" ? "" : path, fields);
   return v as Record<string, unknown>;
+}
+
+/** A `code_mode_limits` object: only limit names, each named by its path when it is not one. */
+function limitsAt(v: unknown, path: string): Record<string, unknown> {
+  const limits = object(v, path);
+  for (const name of Object.keys(limits)) {
+    if (!(LIMIT_FIELDS as readonly string[]).includes(name)) throw unknownField(`${path}.${name}`, name, LIMIT_FIELDS);
+  }
+  return limits;
+}
+
+/** A non-negative whole number of bytes, or the default when absent. */
+function byteCount(v: unknown, path: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isSafeInteger(v) || (v as number) < 0) throw new ConfigError(path, "must be a non-negative whole number of bytes");
+  return v as number;
 }
 
 /** Parses a config object (already read from JSON). */
 export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const root = object(expandEnv(raw, env), "$") as Record<string, unknown>;
-  const mcp = object(root.mcp, "mcp");
-  const manager = object(mcp.tool_manager_config, "mcp.tool_manager_config");
-  const clientConfig = object(root.client_config, "client_config");
-  const server = object(root.server, "server");
-  const governance = object(root.governance, "governance");
+  const root = object(expandEnv(raw, env), "$", ROOT_FIELDS);
+  const mcp = object(root.mcp, "mcp", MCP_FIELDS);
+  const manager = object(mcp.tool_manager_config, "mcp.tool_manager_config", MANAGER_FIELDS);
+  const clientConfig = object(root.client_config, "client_config", CLIENT_CONFIG_FIELDS);
+  const server = object(root.server, "server", SERVER_FIELDS);
+  const governance = object(root.governance, "governance", GOVERNANCE_FIELDS);
 
   // client_config.mcp_code_mode_limits, then tool_manager_config.code_mode_limits on top (it wins).
   const limitsInput = {
-    ...object(clientConfig.mcp_code_mode_limits, "client_config.mcp_code_mode_limits"),
-    ...object(manager.code_mode_limits, "mcp.tool_manager_config.code_mode_limits"),
+    ...limitsAt(clientConfig.mcp_code_mode_limits, "client_config.mcp_code_mode_limits"),
+    ...limitsAt(manager.code_mode_limits, "mcp.tool_manager_config.code_mode_limits"),
   } as Record<string, unknown>;
   const timeout = manager.tool_execution_timeout ?? clientConfig.mcp_tool_execution_timeout;
   if (timeout !== undefined && limitsInput.tool_execution_timeout === undefined) limitsInput.tool_execution_timeout = timeout;
@@ -192,9 +226,20 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     const at = governance.require_virtual_key !== undefined ? "governance.require_virtual_key" : "client_config.enforce_governance_header";
     throw new ConfigError(at, "must be true or false");
   }
+  const instructionsLimit = byteCount(clientConfig.mcp_code_mode_instructions_limit, "client_config.mcp_code_mode_instructions_limit", DEFAULT_SETTINGS.instructionsLimit);
+  const directInstructionsLimit = byteCount(clientConfig.mcp_direct_instructions_limit, "client_config.mcp_direct_instructions_limit", DEFAULT_SETTINGS.directInstructionsLimit);
   const workspace = parseWorkspace(root);
   return {
-    settings: { ...DEFAULT_SETTINGS, limits, bindingLevel: binding, maxAgentDepth: depth as number, observedShapes: observed, ...(workspace ? { workspace } : {}) },
+    settings: {
+      ...DEFAULT_SETTINGS,
+      limits,
+      bindingLevel: binding,
+      maxAgentDepth: depth as number,
+      observedShapes: observed,
+      instructionsLimit,
+      directInstructionsLimit,
+      ...(workspace ? { workspace } : {}),
+    },
     clients: clientConfigsOf({ mcp: { client_configs: mcp.client_configs ?? [] }, mcpServers: root.mcpServers }),
     host,
     port: port as number,

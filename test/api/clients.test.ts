@@ -94,8 +94,8 @@ describe("POST /api/mcp/client", () => {
     ["an empty command", { name: "x", connection_type: "stdio", stdio_config: { command: "" } }, /^stdio_config\.command: stdio_config\.command must not be empty/],
     ["'*' with other tools", edgeConfig("x", { tools_to_execute: ["*", "echo"] }), /^tools_to_execute: '\*' must be the only entry/],
     ["auto-execution beyond execution", edgeConfig("x", { tools_to_execute: ["echo"], tools_to_auto_execute: ["add"] }), /^tools_to_auto_execute: must be a subset of tools_to_execute; not in it: add$/],
-    ["a field it does not know", edgeConfig("x", { tools_to_exec: ["*"] }), /^tools_to_exec: unknown field$/],
-    ["a nested field it does not know", { name: "x", connection_type: "stdio", stdio_config: { command: "node", env_keys: [] } }, /^stdio_config\.env_keys: unknown field$/],
+    ["a field it does not know", edgeConfig("x", { tools_to_exec: ["*"] }), /^tools_to_exec: unknown field \(did you mean tools_to_execute\?\)$/],
+    ["a nested field it does not know", { name: "x", connection_type: "stdio", stdio_config: { command: "node", env_keys: [] } }, /^stdio_config\.env_keys: unknown field \(the fields here are command, args, env, cwd\)$/],
     ["a wrong type", edgeConfig("x", { disabled: "no" }), /^disabled: /],
     ["a body that is not an object", [edgeConfig("x")], /^the body must be an object/],
   ])("refuses %s with 400 naming the field", async (_what, body, message) => {

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { keywords } from "../../grammar/tokens.js";
 import { canonicalName, isIdentifier, ToolNames } from "../../src/codemode/names.js";
 
 describe("tool names", () => {
@@ -17,6 +18,17 @@ describe("tool names", () => {
   ])("%j -> %s", (upstream, python) => {
     expect(canonicalName(upstream)).toBe(python);
     expect(isIdentifier(canonicalName(upstream))).toBe(true);
+  });
+
+  it("suffixes every hard keyword of the grammar, and leaves soft keywords (match, case, type, _) alone", () => {
+    const lowercase = [...keywords.keys()].filter((k) => k === k.toLowerCase());
+    expect(lowercase).toHaveLength(32);
+    for (const keyword of lowercase) expect(canonicalName(keyword)).toBe(`${keyword}_`);
+    expect(["async", "await", "nonlocal", "yield"].map(canonicalName)).toEqual(["async_", "await_", "nonlocal_", "yield_"]);
+    expect(["match", "case", "type", "_"].map(canonicalName)).toEqual(["match", "case", "type", "_"]);
+    expect(["match", "case", "type", "_"].every(isIdentifier)).toBe(true);
+    // "None" lowercases to a name; the alias keeps the spelling only where it is not a keyword.
+    expect(new ToolNames(["None", "match"]).entries()).toEqual([["none", "None"], ["match", "match"]]);
   });
 
   it("keeps names unique and reversible, and binds the original spelling as an alias", () => {

@@ -91,7 +91,7 @@ describe("what a change may not do", () => {
 
   it("refuses fields that are no client config, naming the field", async () => {
     await expect(gateway.createClient({ ...edge("x"), stdio_config: { command: "" } })).rejects.toThrow(ClientInputError);
-    await expect(gateway.createClient({ ...edge("x"), tools: [] })).rejects.toThrow(new ClientInputError("tools: unknown field"));
+    await expect(gateway.createClient({ ...edge("x"), tools: [] })).rejects.toThrow(/^tools: unknown field \(/);
     expect(gateway.clientConfigs()).toEqual([]);
   });
 

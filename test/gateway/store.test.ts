@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../src/gateway/gateway.js";
-import { type LogEntry, SCHEMA_VERSION, Store, StoreError, type StoredSettings, type VirtualKey } from "../../src/gateway/store.js";
+import { type LogEntry, MAX_LOG_PAGE, type NewLogEntry, SCHEMA_VERSION, Store, StoreError, type StoredSettings, type VirtualKey } from "../../src/gateway/store.js";
 import { DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
 import { type ClientConfig, ConfigError, parseClientConfig } from "../../src/upstream/config.js";
 
@@ -38,19 +38,26 @@ function key(id: string, value: string, extra: Partial<VirtualKey> = {}): Virtua
   return { id, name: `key ${id}`, value, is_active: true, mcp_configs: [{ client_name: "fs", tools_to_execute: ["read_file"] }], ...extra };
 }
 
-function log(time: string, extra: Partial<LogEntry> = {}): LogEntry {
+function log(time: string, extra: Partial<NewLogEntry> = {}): NewLogEntry {
   return {
     time,
     key: "-",
     tool: "executeToolCode",
     code_bytes: 12,
     duration_seconds: 0.5,
-    tool_calls: [{ server: "fs", tool: "read_file", ok: true, duration_seconds: 0.1 }],
+    tool_calls: [{ server: "fs", tool: "read_file", ok: true, error: null, duration_seconds: 0.1 }],
     outcome: "ok",
     error: null,
     ...extra,
   };
 }
+
+/** A page's entries without their ids, to compare with what was appended. */
+function unnumbered(entries: readonly LogEntry[]): NewLogEntry[] {
+  return entries.map(({ id: _id, ...rest }) => rest);
+}
+
+const boom = { type: "ValueError", message: "boom", line: 2 };
 
 /** The ISO time `s` seconds after a fixed start. */
 function at(s: number): string {
@@ -85,6 +92,15 @@ function raw(sql: string, ...params: unknown[]): void {
   const db = new Raw(file);
   try {
     db.prepare(sql).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+function rawAll(sql: string, ...params: unknown[]): unknown[] {
+  const db = new Raw(file);
+  try {
+    return db.prepare(sql).all(...params);
   } finally {
     db.close();
   }
@@ -241,58 +257,103 @@ describe("virtual keys", () => {
 });
 
 describe("logs", () => {
-  it("come back newest first, with the total", () => {
+  it("come back newest first, numbered in the order they were appended, with the total", () => {
     const s = openStore();
-    s.appendLog(log(at(2)));
-    s.appendLog(log(at(1), { tool: "searchTools" }));
-    s.appendLog(log(at(3), { outcome: "error", error: "boom" }));
+    const appended = [s.appendLog(log(at(2))), s.appendLog(log(at(1), { tool: "searchTools" })), s.appendLog(log(at(3), { outcome: "error", error: boom }))];
+    expect(appended.map((e) => e.id)).toEqual([1, 2, 3]);
     const page = s.queryLogs();
     expect(page.total).toBe(3);
-    expect(page.entries).toEqual([log(at(3), { outcome: "error", error: "boom" }), log(at(2)), log(at(1), { tool: "searchTools" })]);
+    expect(page.logs).toEqual([appended[2], appended[0], appended[1]]);
+    expect(unnumbered(page.logs)).toEqual([log(at(3), { outcome: "error", error: boom }), log(at(2)), log(at(1), { tool: "searchTools" })]);
+  });
+
+  it("read rows of the older entry form (an error as a message, calls without error) as the one model", () => {
+    const s = openStore();
+    s.appendLog(log(at(0)));
+    const old = { ...log(at(1), { outcome: "error" }), error: "boom", tool_calls: [{ server: "fs", tool: "read_file", ok: true, duration_seconds: 0.1 }] };
+    raw("INSERT INTO logs (time, key, tool, outcome, entry) VALUES (?, '-', 'executeToolCode', 'error', ?)", at(1), JSON.stringify(old));
+    expect(s.queryLogs().logs[0]).toEqual({ id: 2, ...log(at(1), { outcome: "error", error: { type: "Error", message: "boom", line: null } }) });
   });
 
   it("store times normalized to UTC, so they sort as times", () => {
     const s = openStore();
     s.appendLog(log("2025-01-01T10:00:00+02:00"));
     s.appendLog(log("2025-01-01T09:00:00Z"));
-    expect(s.queryLogs().entries.map((e) => e.time)).toEqual(["2025-01-01T09:00:00.000Z", "2025-01-01T08:00:00.000Z"]);
+    expect(s.queryLogs().logs.map((e) => e.time)).toEqual(["2025-01-01T09:00:00.000Z", "2025-01-01T08:00:00.000Z"]);
   });
 
   it("filter by tool, key, outcome and since, together", () => {
     const s = openStore();
     for (let i = 0; i < 40; i++) {
-      s.appendLog(log(at(i), { tool: i % 2 ? "executeToolCode" : "searchTools", key: i % 4 < 2 ? "k1" : "k2", outcome: i % 5 ? "ok" : "error", error: i % 5 ? null : "x" }));
+      s.appendLog(log(at(i), { tool: i % 2 ? "executeToolCode" : "searchTools", key: i % 4 < 2 ? "k1" : "k2", outcome: i % 5 ? "ok" : "error", error: i % 5 ? null : boom }));
     }
     expect(s.queryLogs({ tool: "searchTools" }).total).toBe(20);
     expect(s.queryLogs({ key: "k2" }).total).toBe(20);
-    expect(s.queryLogs({ outcome: "error" }).entries.map((e) => e.time)).toEqual([35, 30, 25, 20, 15, 10, 5, 0].map(at));
+    expect(s.queryLogs({ outcome: "error" }).logs.map((e) => e.time)).toEqual([35, 30, 25, 20, 15, 10, 5, 0].map(at));
     expect(s.queryLogs({ since: at(30) }).total).toBe(10);
     const both = s.queryLogs({ tool: "executeToolCode", key: "k1", outcome: "ok", since: at(10) });
-    expect(both.entries.map((e) => e.time)).toEqual([37, 33, 29, 21, 17, 13].map(at));
+    expect(both.logs.map((e) => e.time)).toEqual([37, 33, 29, 21, 17, 13].map(at));
     expect(both.total).toBe(6);
   });
 
-  it("page with limit and offset; the limit defaults to 50 and is capped at 500", () => {
+  it("filter by a tool a script called: server.tool, or the tool's name", () => {
     const s = openStore();
-    for (let i = 0; i < 600; i++) s.appendLog(log(at(i)));
-    expect(s.queryLogs().entries).toHaveLength(50);
-    expect(s.queryLogs({ limit: 1000 }).entries).toHaveLength(500);
-    const page = s.queryLogs({ limit: 3, offset: 10 });
-    expect(page.total).toBe(600);
-    expect(page.entries.map((e) => e.time)).toEqual([589, 588, 587].map(at));
-    expect(s.queryLogs({ offset: 599 }).entries.map((e) => e.time)).toEqual([at(0)]);
-    expect(s.queryLogs({ offset: 600 }).entries).toEqual([]);
+    const call = (server: string, tool: string) => ({ server, tool, ok: true, error: null, duration_seconds: 0.1 });
+    s.appendLog(log(at(0), { tool_calls: [call("edge", "add")] }));
+    s.appendLog(log(at(1), { tool_calls: [call("other", "add"), call("edge", "echo"), call("edge", "echo")] }));
+    s.appendLog(log(at(2), { tool_calls: [call("edge", "a.b")] }));
+    s.appendLog(log(at(3), { tool_calls: [] }));
+    const times = (tool: string) => s.queryLogs({ tool }).logs.map((e) => e.time);
+    expect(times("edge.add")).toEqual([at(0)]);
+    expect(times("add")).toEqual([at(1), at(0)]);
+    expect(times("edge.echo")).toEqual([at(1)]);
+    expect(times("edge.a.b")).toEqual([at(2)]);
+    expect(times("a.b")).toEqual([at(2)]);
+    expect(times("executeToolCode")).toEqual([3, 2, 1, 0].map(at));
+    expect(times("edge")).toEqual([]);
+    expect(s.queryLogs({ tool: "echo", key: "-", outcome: "ok" }).total).toBe(1);
   });
 
-  it("keep at most the configured number of rows, trimming the oldest", () => {
+  it(`page anywhere within the rows kept; the limit defaults to 50 and may be at most ${MAX_LOG_PAGE}`, () => {
+    const s = openStore();
+    for (let i = 0; i < 2500; i++) s.appendLog(log(at(i)));
+    expect(s.queryLogs().logs).toHaveLength(50);
+    expect(s.queryLogs({ limit: MAX_LOG_PAGE }).logs).toHaveLength(MAX_LOG_PAGE);
+    const page = s.queryLogs({ limit: 3, offset: 10 });
+    expect(page.total).toBe(2500);
+    expect(page.logs.map((e) => e.time)).toEqual([2489, 2488, 2487].map(at));
+    // Past the newest 1,000, all the in-memory log used to hold.
+    expect(s.queryLogs({ limit: 2, offset: 2000 }).logs.map((e) => e.time)).toEqual([499, 498].map(at));
+    expect(s.queryLogs({ offset: 2499 }).logs.map((e) => e.time)).toEqual([at(0)]);
+    expect(s.queryLogs({ offset: 2500 })).toEqual({ logs: [], total: 2500 });
+    expect(s.queryLogs({ offset: 1e20 })).toEqual({ logs: [], total: 2500 });
+  });
+
+  it("keep at most the configured number of rows, trimming the oldest and their calls", () => {
     const s = openStore(file, { maxLogRows: 5 });
     for (let i = 0; i < 12; i++) s.appendLog(log(at(i)));
     const page = s.queryLogs();
     expect(page.total).toBe(5);
-    expect(page.entries.map((e) => e.time)).toEqual([11, 10, 9, 8, 7].map(at));
+    expect(page.logs.map((e) => e.time)).toEqual([11, 10, 9, 8, 7].map(at));
+    expect(s.queryLogs({ tool: "fs.read_file" }).total).toBe(5);
+    expect(rawAll("SELECT COUNT(*) AS n FROM log_calls")).toEqual([{ n: 5 }]);
     // An entry older than everything kept is itself the oldest, so it goes at once.
     s.appendLog(log(at(-1)));
-    expect(s.queryLogs().entries.map((e) => e.time)).toEqual([11, 10, 9, 8, 7].map(at));
+    expect(s.queryLogs().logs.map((e) => e.time)).toEqual([11, 10, 9, 8, 7].map(at));
+    expect(rawAll("SELECT COUNT(*) AS n FROM log_calls")).toEqual([{ n: 5 }]);
+  });
+
+  it("filled the table of calls from the rows an older gateway kept when migrating", () => {
+    let s = openStore();
+    s.appendLog(log(at(0)));
+    s.appendLog(log(at(1), { tool_calls: [] }));
+    // Back to schema 2, as a gateway before the table of calls left the file, with a corrupt row too.
+    raw("DROP TABLE log_calls");
+    raw("UPDATE schema_version SET version = 2");
+    raw("INSERT INTO logs (time, key, tool, outcome, entry) VALUES (?, '-', 'executeToolCode', 'ok', 'garbage')", at(-5));
+    s = reopen(s);
+    expect(s.queryLogs({ tool: "fs.read_file", since: at(0) })).toMatchObject({ total: 1, logs: [{ time: at(0) }] });
+    expect(s.queryLogs({ tool: "read_file" }).total).toBe(1);
   });
 
   it("are committed without a sync, and every other write is still synced (FULL)", () => {
@@ -310,7 +371,8 @@ describe("logs", () => {
     const s = openStore();
     expect(errorOf(() => s.appendLog(log("yesterday"))).message).toBe("log entry: entry.time: must be an ISO time");
     expect(errorOf(() => s.appendLog(log(at(0), { outcome: "maybe" as "ok" }))).message).toMatch(/^log entry: entry\.outcome: /);
-    expect(errorOf(() => s.queryLogs({ limit: 0 })).message).toMatch(/limit must be a positive integer/);
+    expect(errorOf(() => s.queryLogs({ limit: 0 })).message).toBe("log query: limit must be a whole number from 1 to 500 (got 0)");
+    expect(errorOf(() => s.queryLogs({ limit: MAX_LOG_PAGE + 1 })).message).toBe("log query: limit must be a whole number from 1 to 500 (got 501)");
     expect(errorOf(() => s.queryLogs({ offset: -1 })).message).toMatch(/offset must be a non-negative integer/);
     expect(errorOf(() => s.queryLogs({ since: "soon" })).message).toMatch(/since must be an ISO time/);
     expect(errorOf(() => s.queryLogs({ outcome: "meh" as "ok" })).message).toMatch(/outcome must be 'ok' or 'error'/);
@@ -350,7 +412,7 @@ describe("the database file", () => {
     expect(again.listClients()).toEqual([client("a"), client("b")]);
     expect(again.getSettings()).toEqual(settings);
     expect(again.listKeys()).toEqual([key("k1", "sk-one")]);
-    expect(again.queryLogs().entries).toEqual([log(at(0))]);
+    expect(unnumbered(again.queryLogs().logs)).toEqual([log(at(0))]);
     expect(again.isEmpty()).toBe(false);
   });
 
@@ -435,7 +497,7 @@ describe("corrupt rows", () => {
     s.appendLog(log(at(1)));
     raw("UPDATE logs SET entry = 'garbage' WHERE time = ?", at(0));
     expect(errorOf(() => s.queryLogs()).message).toMatch(/logs row 1: corrupt row \(not valid JSON/);
-    expect(s.queryLogs({ limit: 1 }).entries).toEqual([log(at(1))]);
+    expect(unnumbered(s.queryLogs({ limit: 1 }).logs)).toEqual([log(at(1))]);
   });
 });
 

@@ -25,6 +25,7 @@ describe("client configs", () => {
   it.each([
     [[{ ...http, name: "my-server" }], "mcp.client_configs[0].name: 'my-server' is not a valid client name: it becomes a Python global, so use letters, digits and underscores, not starting with a digit (use 'my_server': hyphens are not allowed)"],
     [[{ ...http, name: "class" }], "mcp.client_configs[0].name: 'class' is a Python keyword and cannot name a client"],
+    [[{ ...http, name: "nonlocal" }], "mcp.client_configs[0].name: 'nonlocal' is a Python keyword and cannot name a client"],
     [[http, { ...http }], "mcp.client_configs[1].name: 'github' is already the name of mcp.client_configs[0]"],
     [[{ ...http, tools_to_execute: ["*", "search"] }], "mcp.client_configs[0].tools_to_execute: '*' must be the only entry when present"],
     [[{ ...http, tools_to_execute: ["a"], tools_to_auto_execute: ["a", "b"] }], "mcp.client_configs[0].tools_to_auto_execute: must be a subset of tools_to_execute; not in it: b"],
@@ -36,6 +37,10 @@ describe("client configs", () => {
     [{ not: "a list" }, "mcp.client_configs: must be a list of client configs"],
   ])("reports %j", (raw, message) => {
     expect(problem(raw)).toContain(message);
+  });
+
+  it("lets soft keywords (match, case, type, _) name a client, as Python lets them name a global", () => {
+    for (const name of ["match", "case", "type", "_"]) expect(parseClientConfig({ ...http, name }).name).toBe(name);
   });
 
   it("reads the desktop-client shape too", () => {

@@ -3,6 +3,7 @@
 // evaluated (aliases `Rows = List[Dict[str, Any]]`, `cast`, isinstance with typing.List or a
 // Union, TypeVar, NamedTuple and TypedDict's functional forms) behaves as CPython's does. The forms
 // themselves are in typing-forms.ts; `list[int]` and `int | None` in generic-alias.ts.
+import { isKeyword } from "../../../grammar/tokens.js";
 import { TYPES } from "../builtins.js";
 import { pyError } from "../errors.js";
 import { GenericAlias, UnionType } from "../generic-alias.js";
@@ -226,15 +227,12 @@ const getArgs: NativeFn = (_ctx, args, kwargs) => {
 };
 
 const IDENTIFIER = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;
-const KEYWORDS = new Set(
-  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(" "),
-);
 
 /** The field names of a named tuple, checked as collections.namedtuple checks them. */
 function fieldNames(typename: string, names: string[]): string[] {
   for (const name of [typename, ...names]) {
     if (!IDENTIFIER.test(name)) throw pyError("ValueError", `Type names and field names must be valid identifiers: ${repr(name)}`);
-    if (KEYWORDS.has(name)) throw pyError("ValueError", `Type names and field names cannot be a keyword: ${repr(name)}`);
+    if (isKeyword(name)) throw pyError("ValueError", `Type names and field names cannot be a keyword: ${repr(name)}`);
   }
   const seen = new Set<string>();
   for (const name of names) {

@@ -212,6 +212,8 @@ const EXPRESSIONS: string[][] = [
     "typing.NamedTuple(\"P\", [(\"x\", int)], y=str)",
     "typing.NamedTuple(\"P\")",
     "typing.NamedTuple(\"P\", [])()",
+    "typing.NamedTuple(\"P\", [(\"lambda\", int)])",
+    "typing.NamedTuple(\"P\", [(\"match\", int), (\"type\", str)])(1, \"a\")",
     "typing.TypeVar(5)",
     "typing.TypeVar(\"T\", int)",
     "typing.TypeVar(\"T\", bound=int, covariant=True, contravariant=True)",

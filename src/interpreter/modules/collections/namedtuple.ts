@@ -1,17 +1,11 @@
 // collections.namedtuple(typename, field_names, *, rename=False, defaults=None, module=None): a
 // class made by a call (no class syntax needed), checked as CPython checks its names.
+import { isKeyword } from "../../../../grammar/tokens.js";
 import { pyError } from "../../errors.js";
 import { NamedTupleClass } from "../../named-tuple.js";
 import type { Kwargs, NativeContext } from "../../native.js";
 import { repr, str } from "../../repr.js";
 import { truthy, type Value } from "../../values.js";
-
-/** keyword.kwlist of Python 3.11. */
-const KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-  "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
-  "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-]);
 
 /** str.isidentifier(). */
 const IDENTIFIER = /^[\p{XID_Start}_]\p{XID_Continue}*$/u;
@@ -40,13 +34,13 @@ export function namedtuple(ctx: NativeContext, args: Value[], kwargs: Kwargs | n
   if (rename) {
     const seen = new Set<string>();
     names.forEach((name, i) => {
-      if (!IDENTIFIER.test(name) || KEYWORDS.has(name) || name.startsWith("_") || seen.has(name)) names[i] = `_${i}`;
+      if (!IDENTIFIER.test(name) || isKeyword(name) || name.startsWith("_") || seen.has(name)) names[i] = `_${i}`;
       seen.add(name);
     });
   }
   for (const name of [typename, ...names]) {
     if (!IDENTIFIER.test(name)) throw pyError("ValueError", `Type names and field names must be valid identifiers: ${repr(name)}`);
-    if (KEYWORDS.has(name)) throw pyError("ValueError", `Type names and field names cannot be a keyword: ${repr(name)}`);
+    if (isKeyword(name)) throw pyError("ValueError", `Type names and field names cannot be a keyword: ${repr(name)}`);
   }
   const seen = new Set<string>();
   for (const name of names) {

@@ -1,0 +1,213 @@
+// The gateway composed: the store (seeded from config.json on first start), the gateway with
+// its upstream servers, every change it makes written to the store, and the HTTP server (the
+// API and /mcp). The CLI parses flags and calls this; tests and embedders call it to boot the
+// whole durable system in one process.
+import { join, resolve } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { chainPlugins, loadPlugins } from "./agent/plugins.js";
+import { HostPolicy } from "./api/host-check.js";
+import { buildServer } from "./api/server.js";
+import type { GatewayConfig } from "./gateway/config-file.js";
+import { ExecLog } from "./gateway/exec-log.js";
+import { Gateway, type GatewaySettings } from "./gateway/gateway.js";
+import type { ShapeChange } from "./gateway/shapes.js";
+import { Store, type StoredSettings } from "./gateway/store.js";
+import type { KeyChange, KeyRing } from "./gateway/virtual-keys.js";
+import type { ClientConfig } from "./upstream/config.js";
+
+export interface OpenGatewayOptions {
+  /** The parsed config.json (loadGatewayConfig): it seeds an empty database, and sets what only it sets. */
+  config: GatewayConfig;
+  /** The folder of the state database, `<dataDir>/gateway.db`; created if missing. */
+  dataDir: string;
+  /** Where to listen, over config.json's server.host (the HTTP server answers requests naming it in Host). */
+  host?: string;
+  /** The port to listen on, over config.json's server.port (0: any free one). */
+  port?: number;
+  /** Where the operator is told of server states and of what could not be saved (default: stderr). */
+  log?: (message: string) => void;
+  /** Fastify's request logging (default off). */
+  logger?: boolean;
+}
+
+/** What listen() bound: the port is the actual one when 0 was asked. */
+export interface ListenAddress {
+  host: string;
+  port: number;
+  url: string;
+}
+
+/** The port could not be bound; `message` says why in words (the port is in use, say). */
+export class ListenError extends Error {
+  constructor(
+    readonly code: string | undefined,
+    readonly host: string,
+    readonly port: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ListenError";
+  }
+}
+
+export interface OpenedGateway {
+  app: FastifyInstance;
+  gateway: Gateway;
+  store: Store;
+  keys: KeyRing;
+  executions: ExecLog;
+  /**
+   * Serves the API and /mcp on `host:port` (default: the host and port opened with). A ListenError
+   * says why the port could not be bound; the gateway stays open until close().
+   */
+  listen(host?: string, port?: number): Promise<ListenAddress>;
+  /**
+   * Cancels running scripts (their callers are answered), closes the HTTP server, the upstream
+   * servers (their child processes end) and the store. Safe to call more than once.
+   */
+  close(): Promise<void>;
+}
+
+const stderrLog = (message: string) => process.stderr.write(`code-mode-gateway: ${message}\n`);
+
+function storedSettings(s: GatewaySettings): StoredSettings {
+  return {
+    limits: s.limits,
+    bindingLevel: s.bindingLevel,
+    instructionsLimit: s.instructionsLimit,
+    directInstructionsLimit: s.directInstructionsLimit,
+    maxAgentDepth: s.maxAgentDepth,
+    observedShapes: s.observedShapes,
+  };
+}
+
+/**
+ * Opens the gateway on `dataDir`: loads the plugins (a PluginError names a bad one), opens the
+ * store (a StoreError names a bad file or row), and starts connecting the upstream servers in the
+ * background. Nothing listens until listen().
+ */
+export async function openGateway(options: OpenGatewayOptions): Promise<OpenedGateway> {
+  const plugins = await loadPlugins(options.config.plugins);
+  // State changed through the API lives in the database; config.json only seeds an empty one.
+  const store = new Store(join(resolve(options.dataDir), "gateway.db"));
+  try {
+    return compose(options, store, chainPlugins(plugins));
+  } catch (e) {
+    // A corrupt row, say: nothing was started yet, and the file is let go.
+    store.close();
+    throw e;
+  }
+}
+
+/** The gateway, its events written to `store`, and the HTTP server; the upstream servers start connecting last. */
+function compose(options: OpenGatewayOptions, store: Store, preToolCall: Gateway["preToolCall"]): OpenedGateway {
+  const { config } = options;
+  const log = options.log ?? stderrLog;
+  if (store.isEmpty()) {
+    for (const client of config.clients) store.putClient(client);
+    for (const key of config.keys) store.putKey(key);
+    store.putSettings(storedSettings(config.settings));
+  }
+  const saved = store.getSettings();
+  const gateway = new Gateway(saved ? { ...config.settings, ...saved } : config.settings);
+  gateway.preToolCall = preToolCall;
+  // Every change is committed before the API answers (the events are synchronous).
+  gateway.on("settings", (s: GatewaySettings) => store.putSettings(storedSettings(s)));
+  gateway.on("client-saved", (c: ClientConfig) => store.putClient(c));
+  gateway.on("client-deleted", (name: string) => store.deleteClient(name));
+  gateway.manager.on("state", (name: string, state: string) => {
+    const c = gateway.manager.get(name);
+    log(`server ${name}: ${state}${state === "reconnecting" && c?.lastError ? ` (${c.lastError})` : ""}`);
+  });
+  const keys = gateway.keys;
+  keys.load(store.listKeys());
+  keys.on("change", (change: KeyChange) => {
+    if (change.type === "put") store.putKey(change.key);
+    else store.deleteKey(change.key.id);
+  });
+  // The log is the store's: a failed write is reported, never failing the execution it describes.
+  const executions = new ExecLog(store, (e) => log(`execution log not saved: ${e.message}`));
+  gateway.shapes.load(store.listShapes());
+  gateway.shapes.on("change", (change: ShapeChange) => {
+    // Announced only when a result taught something new; like a log entry, a shape not saved
+    // must not fail the call that taught it.
+    try {
+      if (change.type === "put") store.putShape(change.server, change.tool, change.shape);
+      else if (change.type === "drop") store.deleteShapes(change.server);
+      else store.moveShapes(change.from, change.to);
+    } catch (e) {
+      log(`observed shape not saved: ${(e as Error).message}`);
+    }
+  });
+
+  const openedHost = options.host ?? config.host;
+  const openedPort = options.port ?? config.port;
+  const hosts = new HostPolicy({ host: openedHost, allowedHosts: config.allowedHosts });
+  const app = buildServer(gateway, {
+    requireKey: config.requireKey,
+    adminToken: config.adminToken,
+    log: executions,
+    providers: config.providers,
+    hosts,
+    allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
+    mcpSessionIdleSeconds: config.mcpSessionIdleSeconds,
+    logger: options.logger ?? false,
+  });
+  // Servers connect in the background: a slow or dead one never delays startup.
+  for (const client of store.listClients()) gateway.addClient(client);
+
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    gateway,
+    store,
+    keys,
+    executions,
+    async listen(host = openedHost, port = openedPort): Promise<ListenAddress> {
+      try {
+        await app.listen({ host, port });
+      } catch (e) {
+        throw listenError(e as NodeJS.ErrnoException, host, port);
+      }
+      const address = app.server.address();
+      const bound = typeof address === "object" && address ? address.port : port;
+      return { host, port: bound, url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}` };
+    },
+    close() {
+      closing ??= (async () => {
+        // Running scripts end first (with an error naming the shutdown), so closing never waits on them.
+        gateway.cancelAll();
+        await closeServer(app).catch((e: unknown) => log(`closing the HTTP server: ${(e as Error).message}`));
+        await gateway.close();
+        store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function listenError(e: NodeJS.ErrnoException, host: string, port: number): ListenError {
+  const why =
+    e.code === "EADDRINUSE" ? `port ${port} on ${host} is in use`
+    : e.code === "EACCES" ? `port ${port} on ${host} may not be used by this user`
+    : e.code === "EADDRNOTAVAIL" ? `${host} is not an address of this machine`
+    : `cannot listen on ${host}:${port}: ${e.message}`;
+  return new ListenError(e.code, host, port, why);
+}
+
+/**
+ * Closes the HTTP server without waiting on keep-alive clients: a connection that goes idle
+ * after close() began (its cancelled call just answered) is closed at once, and whatever is still
+ * open after a grace period is cut.
+ */
+async function closeServer(app: FastifyInstance, graceMs = 5000): Promise<void> {
+  const closing = app.close();
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  const force = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await closing;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(force);
+  }
+}
