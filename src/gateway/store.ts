@@ -13,7 +13,7 @@ import { parseShape, type Shape } from "../codemode/shape.js";
 import { type Limits, resolveLimits } from "../interpreter/index.js";
 import { type ClientConfig, parseClientConfig } from "../upstream/config.js";
 import type { ToolShape } from "./shapes.js";
-import type { VirtualKey } from "./virtual-keys.js";
+import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
 
 /** The settings that outlive a restart (GatewaySettings without what only config.json sets). */
 export interface StoredSettings {
@@ -160,15 +160,6 @@ const SettingsSchema = z.object({
   directInstructionsLimit: nonNegativeInt,
   maxAgentDepth: nonNegativeInt,
   observedShapes: z.boolean().optional(),
-});
-
-const VirtualKeySchema = z.object({
-  id: z.string().min(1, "must not be empty"),
-  name: z.string(),
-  value: z.string().min(1, "must not be empty"),
-  description: z.string().optional(),
-  is_active: z.boolean(),
-  mcp_configs: z.array(z.object({ client_name: z.string().min(1, "must not be empty"), tools_to_execute: z.array(z.string()) })),
 });
 
 /** Parses with a zod schema; the first problem becomes one message naming its field. */
@@ -425,7 +416,7 @@ export class Store {
   putKey(key: VirtualKey): void {
     let valid: VirtualKey;
     try {
-      valid = check(VirtualKeySchema, key, "key");
+      valid = parseVirtualKey(key, "key");
     } catch (e) {
       throw new StoreError(`virtual key '${String(key?.id)}'`, (e as Error).message);
     }
@@ -615,7 +606,7 @@ export class Store {
 
   private keyOf(row: KeyRow): VirtualKey {
     return this.readRow(`virtual_keys row '${row.id}'`, () => {
-      const key = check(VirtualKeySchema, parseJson(row.data), "key");
+      const key = parseVirtualKey(parseJson(row.data), "key");
       if (key.id !== row.id) throw new Error(`key.id is '${key.id}' but the row is keyed '${row.id}'`);
       if (key.value !== row.value) throw new Error("key.value does not match the row's value column");
       return key;

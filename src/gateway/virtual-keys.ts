@@ -6,16 +6,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { z } from "zod";
-import { checkToolList, ConfigError } from "../upstream/config.js";
-
-// Tool lists follow the rules of a client's tools_to_execute (SPEC §5): "*" alone means every
-// tool, [] none; no empty names, no duplicates.
-const toolList = z.array(z.string().min(1, "a tool name must not be empty"));
+import { checkToolList, ConfigError, ToolListSchema } from "../upstream/config.js";
 
 const GrantSchema = z
   .object({
     client_name: z.string().min(1, "must not be empty"),
-    tools_to_execute: toolList.default([]),
+    // The rules of a client's tools_to_execute (SPEC §5): "*" alone means every tool, [] none.
+    tools_to_execute: ToolListSchema.default([]),
   })
   .strict();
 

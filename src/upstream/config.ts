@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { isKeyword } from "../../grammar/tokens.js";
 
-const toolList = z.array(z.string().min(1, "a tool name must not be empty"));
+/** A tools_to_execute-style list's shape (checkToolList checks its rules): clients' and keys' grants. */
+export const ToolListSchema = z.array(z.string().min(1, "a tool name must not be empty"));
 
 const STDIO_SCHEMA = z
   .object({
@@ -24,8 +25,8 @@ export const ClientConfigSchema = z
     connection_string: z.string().url("connection_string must be a URL").optional(),
     stdio_config: STDIO_SCHEMA.optional(),
     headers: z.record(z.string(), z.string()).default({}),
-    tools_to_execute: toolList.default([]),
-    tools_to_auto_execute: toolList.default([]),
+    tools_to_execute: ToolListSchema.default([]),
+    tools_to_auto_execute: ToolListSchema.default([]),
     is_code_mode_client: z.boolean().default(false),
     disabled: z.boolean().default(false),
     /** Check tool arguments against the inputSchema before calling (off for servers with wrong schemas). */
