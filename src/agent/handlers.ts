@@ -4,11 +4,9 @@
 // streamed. Which provider serves which shape: chat completions and Responses go to
 // OpenAI-compatible providers (Responses translated to chat completions), Anthropic Messages to
 // providers of "type": "anthropic"; any other pairing has no faithful translation and is a 400.
-import type { IncomingHttpHeaders } from "node:http";
 import type { ProviderConfig } from "../gateway/config-file.js";
 import type { Caller } from "../gateway/caller.js";
 import type { Gateway, GatewayTool } from "../gateway/gateway.js";
-import { isVirtualKeyValue } from "../gateway/virtual-keys.js";
 import { type AnthropicMessage, anthropicMessage, anthropicMessageStream, type ContentBlock } from "./anthropic-provider.js";
 import { anthropicError, anthropicTools, type MessagesEnd, MessagesConversation, MessagesEventStream, messageOf } from "./anthropic.js";
 import { ChatChunkStream, type StreamEnd, type StreamOutput } from "./chat-stream.js";
@@ -46,16 +44,6 @@ export type MessagesBody = { model: string; messages: Record<string, unknown>[];
 
 /** The longest an agent request waits for servers still making their first connection (as tool calls do). */
 const FIRST_CONNECTION_WAIT_MS = 5_000;
-
-/** The caller's own keys: an Authorization Bearer or x-api-key value that is not a virtual key. */
-export function callerKeysOf(headers: IncomingHttpHeaders): CallerKeys {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(String(headers.authorization ?? "").trim())?.[1];
-  const apiKey = typeof headers["x-api-key"] === "string" ? headers["x-api-key"].trim() : undefined;
-  return {
-    ...(bearer !== undefined && !isVirtualKeyValue(bearer) ? { bearer } : {}),
-    ...(apiKey && !isVirtualKeyValue(apiKey) ? { apiKey } : {}),
-  };
-}
 
 /**
  * The gateway tools offered to the provider, once the servers still making their first connection

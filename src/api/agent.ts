@@ -3,12 +3,12 @@
 // prefixed Bearer or x-api-key value) decides which tools are offered and run; the provider is
 // called with the gateway's own key from config.json, or with "passthrough" the caller's own.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { type AgentAnswer, type AgentExchange, callerKeysOf, type ChatBody, handleChat, handleMessages, handleResponses, type MessagesBody } from "../agent/handlers.js";
+import { type AgentAnswer, type AgentExchange, type ChatBody, handleChat, handleMessages, handleResponses, type MessagesBody } from "../agent/handlers.js";
 import type { ResponsesBody } from "../agent/responses.js";
 import { responseSink } from "../agent/sse.js";
 import type { ProviderConfig } from "../gateway/config-file.js";
 import type { Gateway } from "../gateway/gateway.js";
-import { callerOf } from "./auth.js";
+import { callerKeysOf, callerOf } from "./auth.js";
 import { anthropicErrorResponses, anyObject, chatBody, chatResponse, errorResponses, messagesBody, responsesBody } from "./schemas.js";
 
 export interface AgentRouteOptions {

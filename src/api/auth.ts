@@ -6,6 +6,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { CallerKeys } from "../agent/providers.js";
 import { type Caller, callerForValue, isRefusal, type KeyRefusal } from "../gateway/caller.js";
 import type { Gateway } from "../gateway/gateway.js";
 import { isVirtualKeyValue, type KeyRing } from "../gateway/virtual-keys.js";
@@ -54,6 +55,16 @@ export function presentedKey(headers: Headers): string | undefined {
   if (bearer !== undefined && isVirtualKeyValue(bearer)) return bearer;
   const apiKey = header(headers, "x-api-key");
   return apiKey !== undefined && isVirtualKeyValue(apiKey) ? apiKey : undefined;
+}
+
+/** The caller's own keys: an Authorization Bearer or x-api-key value that is not a virtual key. */
+export function callerKeysOf(headers: Headers): CallerKeys {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
+  const apiKey = header(headers, "x-api-key");
+  return {
+    ...(bearer !== undefined && !isVirtualKeyValue(bearer) ? { bearer } : {}),
+    ...(apiKey && !isVirtualKeyValue(apiKey) ? { apiKey } : {}),
+  };
 }
 
 /** Why a key was refused, in words that say what to send. */
