@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { execute } from "../../src/interpreter/execute.js";
+import { setYieldAlways } from "../../src/interpreter/runtime.js";
 
 function folder(): string {
   const root = mkdtempSync(join(tmpdir(), "ws-"));
@@ -33,6 +34,19 @@ describe("the workspace module", () => {
     expect(r.error).toBeNull();
     expect(r.result).toEqual([16, ["in/", "notes.txt", "out/"], ["summary.json"], true, false, false]);
     expect(readFileSync(join(root, "out", "summary.json"), "utf8")).toBe('{\n  "total": 6\n}');
+  });
+
+  it("writes JSON whose text was made across pauses (dumps pauses on a long value)", async () => {
+    const root = folder();
+    setYieldAlways(true);
+    try {
+      const r = await run(root, "import workspace\nRESULT = workspace.write_json('big.json', {'rows': list(range(3000))})");
+      expect(r.error).toBeNull();
+      expect(JSON.parse(readFileSync(join(root, "big.json"), "utf8")).rows).toHaveLength(3000);
+      expect(r.result).toBe(readFileSync(join(root, "big.json"), "utf8").length);
+    } finally {
+      setYieldAlways(false);
+    }
   });
 
   it("is importable with from-import and counts what was written", async () => {

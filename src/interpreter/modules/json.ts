@@ -196,6 +196,7 @@ class Encoder {
     const loop = (): string | Pending => {
       while (this.stack.length > 0) {
         for (let n = 0; n < PACE_VALUES && this.stack.length > 0; n++) this.advance();
+        if (this.stack.length === 0) break;
         chunks.push(this.out.join(""));
         this.out.length = 0;
         const paused = this.ctx.pause?.() ?? null;

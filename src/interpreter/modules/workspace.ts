@@ -21,6 +21,8 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSyn
 import { join, sep } from "node:path";
 import { PyException, pyError, ResourceLimitError } from "../errors.js";
 import { bind, type Kwargs, type NativeContext, type NativeFn } from "../native.js";
+import { after, type Pending } from "../objects.js";
+import { waitable } from "../stepping.js";
 import { cpLength } from "../strings.js";
 import { PyDict, PyList, typeName, type Value } from "../values.js";
 import { JSON_MODULE } from "./json.js";
@@ -215,9 +217,13 @@ export function workspaceModule(options: WorkspaceOptions): Record<string, Nativ
       const [path, value, indent] = args("write_json", ["path", "obj", "indent"], 2, a, kw);
       const options: Kwargs = new Map();
       if (indent !== undefined) options.set("indent", indent);
-      const s = dumps(ctx, [value!], options) as string;
-      ws.write(ctx, "write_json", path!, s);
-      return cpLength(s);
+      // dumps() of a long value pauses on the way (a Pending of the text).
+      return waitable(
+        after(dumps(ctx, [value!], options) as string | Pending, (s: string) => {
+          ws.write(ctx, "write_json", path!, s);
+          return cpLength(s);
+        }),
+      );
     },
     list: (ctx, a, kw) => {
       const [path] = args("list", ["path"], 0, a, kw);
