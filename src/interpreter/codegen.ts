@@ -30,24 +30,15 @@ import { entriesSize, entrySize } from "./sizes.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
 import { EMPTY_TUPLE, isOwnKey, MAX_OWN_KEY, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
+import { BREAK, Cell, CONTINUE, type Expr, Frame, type Globals, RETURN, type Stmt, type Store, UNBOUND } from "./frame.js";
 import {
   answerStatement,
   augmentedValue,
-  BREAK,
-  Cell,
-  CONTINUE,
   constantValue,
-  type Expr,
-  Frame,
-  type Globals,
   MethodSite,
   methodKind,
   PyFunction,
-  RETURN,
-  type Stmt,
   spliceStarred,
-  type Store,
-  UNBOUND,
   unboundLocal,
   unpackItems,
   unpackWaiting,
