@@ -30,6 +30,7 @@ import { entriesSize, entrySize } from "./sizes.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
 import { EMPTY_TUPLE, isOwnKey, MAX_OWN_KEY, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
+import { PyFunction } from "./function.js";
 import { BREAK, Cell, CONTINUE, type Expr, Frame, type Globals, RETURN, type Stmt, type Store, UNBOUND } from "./frame.js";
 import {
   answerStatement,
@@ -37,7 +38,6 @@ import {
   constantValue,
   MethodSite,
   methodKind,
-  PyFunction,
   spliceStarred,
   unboundLocal,
   unpackItems,

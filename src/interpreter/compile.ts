@@ -20,55 +20,13 @@ import { lookupMethod } from "./methods/index.js";
 import type { NativeMethod } from "./native.js";
 import type { Runtime } from "./runtime.js";
 import { type ClosureCompiler, compileGeneratorUnit, compileLoopUnit, compileUnit, isCompiled, type Unit } from "./codegen.js";
-import { CELL, CLOSURE, entriesSize, entrySize, FUNCTION, GENERATOR, SLOT } from "./sizes.js";
+import { CELL, CLOSURE, entriesSize, entrySize, GENERATOR, SLOT } from "./sizes.js";
+import { type FunctionCode, type Parameter, PyFunction } from "./function.js";
 import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGenerator, UnitMachine } from "./generator.js";
 import { collectItems, drainItems, isIn, isNotIn, stepper, waits } from "./stepping.js";
-import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, GeneratorFrame, type Globals, RETURN, type Stmt, type Store, UNBOUND, unboundSlots } from "./frame.js";
+import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, GeneratorFrame, RETURN, type Stmt, type Store, UNBOUND, unboundSlots } from "./frame.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
-
-// ------------------------------------------------------------------ functions
-
-export interface Parameter {
-  name: string;
-  /** Where the bound argument goes in the new frame. */
-  slot: number;
-  cell: boolean;
-}
-
-export interface FunctionCode {
-  name: string;
-  posonly: number;
-  params: Parameter[];
-  /** Index in `params` where keyword-only parameters start. */
-  kwonlyStart: number;
-  vararg: Parameter | null;
-  kwarg: Parameter | null;
-  slotCount: number;
-  /**
-   * The number of parameters when they are all plain positional ones (no *args, **kwargs,
-   * keyword-only or captured parameter, not async), else -1: a call with exactly that many
-   * positional arguments can then put them straight into the slots (Runtime.callPlain).
-   */
-  plainArity: number;
-  /** A frame's slots on entry (all unbound), copied for each call. */
-  emptySlots: readonly (Value | Cell | typeof UNBOUND)[];
-  /** The frame holds exactly the plain parameters, in slots 0..n-1: its slots are the arguments. */
-  slotsAreArguments: boolean;
-  /** Slots of cell variables that are not parameters (created empty on entry). */
-  cellSlots: number[];
-  /** Closures at first; a function called often enough gets its JS-tier unit here. */
-  body: Stmt;
-  /**
-   * The JS-tier unit of the body, when generated code may enter it directly: a function of plain
-   * positional parameters with no cell to create (codegen's call sites check plainArity).
-   */
-  unit: Unit | null;
-  isAsync: boolean;
-  isLambda: boolean;
-  /** `__doc__`: the body's docstring (a first statement that is a string literal), else None. */
-  doc: string | null;
-}
 
 /**
  * Sets the exception being handled as the context of `e` raised meanwhile, unless it has one.
@@ -116,38 +74,6 @@ function calleeLabel(target: Value, method: string | null): string {
   if (target instanceof PyFunction) return `${target.code.name}()`;
   const name = target === null ? undefined : (target as { name?: unknown }).name;
   return typeof name === "string" ? `${name}()` : `${typeName(target)} object`;
-}
-
-export class PyFunction extends PyObject {
-  /**
-   * `__name__` and `__doc__` when something set them (functools.wraps copies the wrapped
-   * function's); null while they are the code's own.
-   */
-  dunders: Map<"__name__" | "__doc__", Value> | null = null;
-
-  constructor(
-    readonly code: FunctionCode,
-    readonly defaults: Value[],
-    readonly kwDefaults: Map<string, Value>,
-    readonly closure: Cell[],
-    readonly globals: Globals,
-  ) {
-    super();
-  }
-
-  get typeName(): string {
-    return "function";
-  }
-
-  heapBytes(): number {
-    return FUNCTION + CELL * this.closure.length + SLOT * this.defaults.length;
-  }
-
-  pyRepr(): string {
-    // A wrapper given the wrapped function's name (functools.wraps) shows it, as CPython's does.
-    const name = this.dunders?.get("__name__");
-    return `<function ${typeof name === "string" ? name : this.code.name}>`;
-  }
 }
 
 // ------------------------------------------------------------------ helpers

@@ -1,7 +1,7 @@
 // The state of one execution and the operations compiled code calls into: calling functions,
 // attribute and method lookup, host (tool) calls, time slicing, imports, printing.
 import type { Budget } from "./budget.js";
-import { PyFunction } from "./compile.js";
+import { PyFunction } from "./function.js";
 import { Cell, Frame, RETURN, UNBOUND } from "./frame.js";
 import { CancelledError, EXC, PyExcType, PyException, pyError, ResourceLimitError } from "./errors.js";
 import { ascii, formatValue, percentFormat } from "./format.js";
