@@ -21,7 +21,6 @@
 // execution of the script; what belongs to one execution (the delegated closures, the global
 // cells, the runtime) comes in through a Unit.
 import type * as A from "../../grammar/ast.js";
-import { pyError } from "./errors.js";
 import { FormatSpec } from "./format.js";
 import { Pending, DONE, PyBuiltin } from "./objects.js";
 import { compare, equals, getItem, setItem, SliceValue, storedSize, unary } from "./ops.js";
@@ -31,18 +30,12 @@ import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
 import { EMPTY_TUPLE, isOwnKey, MAX_OWN_KEY, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
 import { PyFunction } from "./function.js";
-import { BREAK, Cell, CONTINUE, type Expr, Frame, type Globals, RETURN, type Stmt, type Store, UNBOUND } from "./frame.js";
-import {
-  answerStatement,
-  augmentedValue,
-  constantValue,
-  MethodSite,
-  methodKind,
-  spliceStarred,
-  unboundLocal,
-  unpackItems,
-  unpackWaiting,
-} from "./compile.js";
+import { BREAK, Cell, CONTINUE, type Expr, Frame, freeUnbound, type Globals, RETURN, type Stmt, type Store, UNBOUND, unboundLocal } from "./frame.js";
+import { answerStatement } from "./answer.js";
+import { augmentedValue } from "./augmented.js";
+import { constantValue } from "./constant.js";
+import { MethodSite, methodKind } from "./method-site.js";
+import { spliceStarred, unpackItems, unpackWaiting } from "./unpacking.js";
 
 /** What the closure compiler offers this tier (its closures serve every execution of the script). */
 export interface ClosureCompiler {
@@ -179,7 +172,7 @@ const runtimeNames = () => ({
   spliceStarred,
   augmentedValue,
   unboundLocal,
-  freeUnbound: (id: string) => pyError("NameError", `cannot access free variable '${id}' where it is not associated with a value in enclosing scope`),
+  freeUnbound,
 });
 type RuntimeNames = ReturnType<typeof runtimeNames>;
 let RUNTIME: RuntimeNames | null = null;

@@ -10,23 +10,24 @@
 // JavaScript function), through unitBody and functionBody; whatever that tier does not translate
 // it compiles here, as closures over the same frame.
 import type * as A from "../../grammar/ast.js";
-import { ELLIPSIS } from "../../grammar/ast.js";
 import { forEachChild } from "../../grammar/walk.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
-import { DONE, Pending, PyCoroutine, PyIterator, type Step } from "./objects.js";
-import { type BinaryOp, compare, delItem, equals, getItem, inplaceError, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
-import { classOf, instanceInplace, NOT_HANDLED, type Operator } from "./instance.js";
-import { lookupMethod } from "./methods/index.js";
-import type { NativeMethod } from "./native.js";
+import { DONE, Pending, type Step } from "./objects.js";
+import { type BinaryOp, compare, delItem, equals, getItem, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
 import { type ClosureCompiler, compileGeneratorUnit, compileLoopUnit, compileUnit, isCompiled, type Unit } from "./codegen.js";
 import { CELL, CLOSURE, entriesSize, entrySize, GENERATOR, SLOT } from "./sizes.js";
 import { type FunctionCode, type Parameter, PyFunction } from "./function.js";
 import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGenerator, UnitMachine } from "./generator.js";
-import { collectItems, drainItems, isIn, isNotIn, stepper, waits } from "./stepping.js";
-import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, GeneratorFrame, RETURN, type Stmt, type Store, UNBOUND, unboundSlots } from "./frame.js";
+import { isIn, isNotIn, stepper, waits } from "./stepping.js";
+import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, freeUnbound, GeneratorFrame, RETURN, type Stmt, type Store, UNBOUND, unboundLocal, unboundSlots } from "./frame.js";
+import { answerStatement } from "./answer.js";
+import { augmentedValue } from "./augmented.js";
+import { constantValue } from "./constant.js";
+import { MethodSite } from "./method-site.js";
+import { spliceStarred, unpackItems, unpackWaiting } from "./unpacking.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
-import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
+import { EMPTY_TUPLE, PyDict, PyList, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
 
 /**
  * Sets the exception being handled as the context of `e` raised meanwhile, unless it has one.
@@ -55,17 +56,6 @@ function awaitsInside(e: A.GeneratorExp): boolean {
     return found;
   };
   return awaits(e.elt) || e.generators.some((g, i) => (i > 0 && awaits(g.iter)) || awaits(g.target) || g.ifs.some(awaits));
-}
-
-/** Up to n items of an iterator: unpacking stops at the first surplus item, as CPython's does. */
-function takeAtMost(it: PyIterator, n: number): Value[] {
-  const out: Value[] = [];
-  while (out.length < n) {
-    const x = it.next();
-    if (x === DONE) break;
-    out.push(x);
-  }
-  return out;
 }
 
 /** How CPython names a callee in argument errors: `f()`, `len()`, `list.append()`. */
@@ -148,24 +138,6 @@ function runBlock(stmts: Stmt[], f: Frame, from: number): Completion | Pending {
   }
   return undefined;
 }
-
-export function constantValue(v: A.ConstantValue): Value {
-  if (typeof v === "bigint") return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
-  if (typeof v === "number") return new PyFloat(v);
-  if (v instanceof Uint8Array) return new PyBytes(v);
-  if (v === ELLIPSIS) return ELLIPSIS_VALUE;
-  return v;
-}
-
-class EllipsisValue extends PyObject {
-  get typeName(): string {
-    return "ellipsis";
-  }
-  pyRepr(): string {
-    return "Ellipsis";
-  }
-}
-export const ELLIPSIS_VALUE = new EllipsisValue();
 
 // ------------------------------------------------------------------ the compiler
 
@@ -269,16 +241,6 @@ function build(module: A.Module, info: ScopeInfo, hot: boolean): CompiledModule 
 /** A module's body, compiled afresh from its analysis (made here when not given; bench:loop times the two apart). */
 export function compileModule(module: A.Module, info: ScopeInfo = analyse(module)): Stmt & { slotCount: number } {
   return build(module, info, isHot(module)).body;
-}
-
-/**
- * The statement whose value is the script's answer when nothing is bound to RESULT or result: the
- * module's last statement, when it is an expression statement (`x`, `srv.tool()`, `await f()`).
- * It ends the module body as `return <value>` would.
- */
-export function answerStatement(body: readonly A.Stmt[]): A.ExprStmt | null {
-  const last = body[body.length - 1];
-  return last?.kind === "Expr" ? last : null;
 }
 
 class Compiler implements ClosureCompiler {
@@ -952,7 +914,7 @@ class Compiler implements ClosureCompiler {
         const index = a.index;
         return (f) => {
           const v = f.closure[index]!.v;
-          if (v === UNBOUND) throw pyError("NameError", `cannot access free variable '${id}' where it is not associated with a value in enclosing scope`);
+          if (v === UNBOUND) throw freeUnbound(id);
           return v;
         };
       }
@@ -1992,51 +1954,6 @@ function docstring(body: readonly A.Stmt[]): string | null {
   return first?.kind === "Expr" && first.value.kind === "Constant" && typeof first.value.value === "string" ? first.value.value : null;
 }
 
-/**
- * A method call site (`obj.name(...)`) that remembers the method it last found and for which
- * built-in type, so that a loop calling `line.split()` looks the method up once.
- */
-export class MethodSite {
-  /** The methodKind the site last saw, and its method (read by the JS tier's call sites). */
-  kind: unknown = null;
-  method: NativeMethod<any> | undefined;
-
-  constructor(private readonly name: string) {}
-
-  call(rt: Runtime, self: Value, args: Value[], f: Frame): Value | Pending {
-    const kind = methodKind(self);
-    if (kind !== null) {
-      if (kind !== this.kind) {
-        const method = lookupMethod(self, this.name);
-        if (method === undefined) return rt.callMethod(self, this.name, args, null, f);
-        this.kind = kind;
-        this.method = method;
-      }
-      return this.method!(rt, self, args, null);
-    }
-    return rt.callMethod(self, this.name, args, null, f);
-  }
-}
-
-const FROZENSET_KIND = Symbol("frozenset");
-
-/** What decides lookupMethod's table for a built-in value; null for anything else (no caching). */
-export function methodKind(v: Value): unknown {
-  switch (typeof v) {
-    case "string":
-      return "str";
-    case "number":
-    case "bigint":
-    case "boolean":
-      return "int";
-  }
-  if (v === null) return null;
-  const c = (v as object).constructor;
-  if (c === PyList || c === PyDict || c === PyTuple || c === PyFloat || c === PyBytes) return c;
-  if (c === PySet) return (v as PySet).frozen ? FROZENSET_KIND : PySet;
-  return null;
-}
-
 const INT_OPS = ["+", "-", "*", "%", "<", "<=", ">", ">=", "==", "!="];
 
 /** INT_OPS[code] on two ints held as numbers; undefined where the general path must decide. */
@@ -2084,31 +2001,6 @@ function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
   return isPending(v) ? v.then(next) : next(v);
 }
 
-/**
- * The items of a display whose elements are `values`, each one marked in `starred` replaced by its
- * items (`[*a, b]`). `reword`: CPython 3.11 re-words a bad `*x` in list and tuple displays.
- * Everything is charged as it is collected (the starred items by rt.toList).
- */
-export function spliceStarred(rt: Runtime, values: readonly Value[], starred: readonly boolean[], reword: boolean): Value[] {
-  const out: Value[] = [];
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (!starred[i]) {
-      rt.budget.alloc(storedSize(v));
-      out.push(v);
-      continue;
-    }
-    let items: Value[];
-    try {
-      items = rt.toList(v);
-    } catch (err) {
-      throw reword ? rewordNotIterable(err, v, (type) => `Value after * must be an iterable, not ${type}`) : err;
-    }
-    for (const item of items) out.push(item);
-  }
-  return out;
-}
-
 const NO_DEFAULTS: Value[] = [];
 /** The closure of a generator that captures nothing (nothing writes to it). */
 const NO_CELLS: Cell[] = [];
@@ -2124,81 +2016,3 @@ function identical(a: Value, b: Value): boolean {
   // Small ints and floats are values here; `is` on equal numbers is True as for CPython's cached ones.
   return false;
 }
-
-export function unboundLocal(id: string): PyException {
-  return pyError("UnboundLocalError", `cannot access local variable '${id}' where it is not associated with a value`);
-}
-
-/** The values `v` unpacks into for `count` targets, the one at `starAt` (if >= 0) starred. */
-export function unpackItems(rt: Runtime, v: Value, count: number, starAt: number): Value[] {
-  let items: Value[];
-  if (starAt < 0 && (v instanceof PyTuple || v instanceof PyList)) {
-    // The usual `a, b = pair` collects nothing, so charges no memory (a list's items are copied
-    // when they fit: assigning the targets may change the list).
-    rt.budget.step(v.items.length);
-    items = v instanceof PyList && v.items.length === count ? [...v.items] : (v.items as Value[]);
-  } else {
-    try {
-      items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, count + 1) : rt.toList(v);
-    } catch (e) {
-      throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
-    }
-  }
-  return unpacked(items, count, starAt);
-}
-
-/**
- * unpackItems of an iterator whose items may wait (a generator expression's): as many items as
- * CPython takes (one past the targets, to see that there are no more; all with a starred
- * target), waiting for each.
- */
-export function unpackWaiting(rt: Runtime, v: PyIterator, count: number, starAt: number): Value[] | Pending {
-  // The starred target's list is kept, and charged as collected; the others are not containers.
-  let items: Value[] | Pending;
-  if (starAt < 0) {
-    const taken: Value[] = [];
-    const r = drainItems(v, (x) => taken.push(x) > count);
-    items = r === undefined ? taken : r.then(() => taken);
-  } else items = collectItems(v, rt.budget);
-  return then(items, (xs: Value[]) => unpacked(xs, count, starAt));
-}
-
-/** The values of `count` targets from the `items` of an iterable (ValueError when they do not fit). */
-function unpacked(items: Value[], count: number, starAt: number): Value[] {
-  if (starAt < 0) {
-    if (items.length !== count) {
-      if (items.length < count) throw pyError("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
-      throw pyError("ValueError", `too many values to unpack (expected ${count})`);
-    }
-    return items;
-  }
-  const after = count - starAt - 1;
-  if (items.length < count - 1) throw pyError("ValueError", `not enough values to unpack (expected at least ${count - 1}, got ${items.length})`);
-  return [...items.slice(0, starAt), new PyList(items.slice(starAt, items.length - after)), ...items.slice(items.length - after)];
-}
-
-/** `a op= b`: as `a op b`, except that a list extends in place and a dict updates in place. */
-export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): Value {
-  // In-place list extension keeps the list's identity, as Python's += does.
-  if (op === "+" && a instanceof PyList) {
-    const items = rt.toList(b);
-    a.items.push(...items);
-    return a;
-  }
-  if (typeof a === "object" && classOf(a) !== null) {
-    // A module-defined type's in-place operator (Counter's +=, deque's +=).
-    const r = instanceInplace(op as Operator, a, b, rt.budget);
-    if (r !== NOT_HANDLED) return r;
-  }
-  if (op === "|" && a instanceof PyDict && b instanceof PyDict) {
-    a.update(b);
-    return a;
-  }
-  try {
-    return rt.binary(op, a, b);
-  } catch (e) {
-    throw inplaceError(e, op);
-  }
-}
-
-export { PyCoroutine };

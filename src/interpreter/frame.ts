@@ -1,7 +1,7 @@
 // What compiled code runs in, on either tier: a frame of slots, the cells of captured and global
 // names, and the completions a statement ends with. Both tiers and the runtime share these; they
 // know nothing of how code was compiled.
-import type { PyException } from "./errors.js";
+import { type PyException, pyError } from "./errors.js";
 import type { Pending } from "./objects.js";
 import type { Runtime } from "./runtime.js";
 import type { Value } from "./values.js";
@@ -120,3 +120,13 @@ export type Completion = undefined | typeof BREAK | typeof CONTINUE | typeof RET
 export type Expr = (f: Frame) => Value | Pending;
 export type Stmt = (f: Frame) => Completion | Pending;
 export type Store = (f: Frame, value: Value) => void | Pending;
+
+/** Reading a local variable that is not bound (yet, or any more). */
+export function unboundLocal(id: string): PyException {
+  return pyError("UnboundLocalError", `cannot access local variable '${id}' where it is not associated with a value`);
+}
+
+/** Reading a captured variable that its defining scope has not bound. */
+export function freeUnbound(id: string): PyException {
+  return pyError("NameError", `cannot access free variable '${id}' where it is not associated with a value in enclosing scope`);
+}
