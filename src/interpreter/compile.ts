@@ -6,9 +6,10 @@
 // innermost closure returns a Pending, and every closure above it returns a Pending that continues
 // its own remaining work once the inner one settles. Nothing is paid for this while nothing waits.
 //
-// This is the first tier. A hot module or function body goes to the second, codegen.ts (its own
-// JavaScript function), through unitBody and functionBody; whatever that tier does not translate
-// it compiles here, as closures over the same frame.
+// This is the first tier; its operators' closures are made in closure-ops.ts, from the fast paths
+// both tiers share (fast-paths.ts). A hot module or function body goes to the second tier,
+// codegen.ts (its own JavaScript function), through unitBody and functionBody; whatever that tier
+// does not translate it compiles here, as closures over the same frame.
 import type * as A from "../../grammar/ast.js";
 import { forEachChild } from "../../grammar/walk.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
@@ -22,6 +23,7 @@ import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGene
 import { isIn, isNotIn, stepper, waits } from "./stepping.js";
 import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, freeUnbound, GeneratorFrame, RETURN, type Stmt, type Store, UNBOUND, unboundLocal, unboundSlots } from "./frame.js";
 import { answerStatement } from "./answer.js";
+import { fusedClosure, negateClosure, operatorClosure } from "./closure-ops.js";
 import { augmentedValue } from "./augmented.js";
 import { constantValue } from "./constant.js";
 import { MethodSite } from "./method-site.js";
@@ -1061,6 +1063,7 @@ class Compiler implements ClosureCompiler {
           return (f) => then(operand(f), not);
         }
         const op = e.op;
+        if (op === "-") return negateClosure(operand, (rt, v) => unary(op, v, rt.budget));
         return (f) => {
           const v = operand(f);
           return isPending(v) ? v.then((x: Value) => unary(op, x, f.rt.budget)) : unary(op, v, f.rt.budget);
@@ -1185,75 +1188,17 @@ class Compiler implements ClosureCompiler {
     }
   }
 
-  /**
-   * `a op b`. Each common operator gets a closure of its own, so that V8 keeps separate type
-   * feedback for each and inlines its small-int path; everything else goes through ops.binary.
-   */
+  /** `a op b`: the operator's fast path first when it has one (closure-ops.ts), else ops.binary. */
   private binOp(op: BinaryOp, left: Expr, right: Expr): Expr {
-    const slow = (f: Frame, a: Value | Pending): Value | Pending => {
+    const fast = operatorClosure(op, left, right, (rt, a, b) => rt.binary(op, a, b));
+    if (fast !== null) return fast;
+    return (f) => {
+      const a = left(f);
       if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => f.rt.binary(op, x, y)));
       const b = right(f);
       if (isPending(b)) return b.then((y: Value) => f.rt.binary(op, a, y));
       return f.rt.binary(op, a, b);
     };
-    switch (op) {
-      case "+":
-        return (f) => {
-          const a = left(f);
-          if (typeof a === "number") {
-            const b = right(f);
-            if (typeof b === "number") {
-              const r = a + b;
-              if (Number.isSafeInteger(r)) return r;
-            }
-            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
-          }
-          return slow(f, a);
-        };
-      case "-":
-        return (f) => {
-          const a = left(f);
-          if (typeof a === "number") {
-            const b = right(f);
-            if (typeof b === "number") {
-              const r = a - b;
-              if (Number.isSafeInteger(r)) return r;
-            }
-            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
-          }
-          return slow(f, a);
-        };
-      case "*":
-        return (f) => {
-          const a = left(f);
-          if (typeof a === "number") {
-            const b = right(f);
-            if (typeof b === "number") {
-              const r = a * b;
-              // -0 is not an int: 0 * -1 is 0.
-              if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
-            }
-            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
-          }
-          return slow(f, a);
-        };
-      case "%":
-        return (f) => {
-          const a = left(f);
-          if (typeof a === "number") {
-            const b = right(f);
-            if (typeof b === "number" && b !== 0) {
-              // Python's modulo takes the sign of the divisor.
-              const r = a % b;
-              return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
-            }
-            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
-          }
-          return slow(f, a);
-        };
-      default:
-        return (f) => slow(f, left(f));
-    }
   }
 
   /** Elements of a display, with `*iterable` spliced in. */
@@ -1288,39 +1233,19 @@ class Compiler implements ClosureCompiler {
   }
 
   /**
-   * `x op 1` and `x op y` on local variables, the commonest arithmetic and tests of loops and
-   * small functions, in one closure that reads the slots directly when both are ints. Anything
-   * else (another type, an overflow, an unbound variable) takes the general path, which
+   * `x op 1` and `x op y` on local variables, read straight from the slots (closure-ops.ts).
+   * Anything else (another type, an overflow, an unbound variable) takes the general path, which
    * evaluates the operands again: reading a local has no effect to repeat.
    */
   private fusedInt(op: string, left: A.Expr, right: A.Expr, scope: Scope, general: Expr): Expr | null {
-    const code = INT_OPS.indexOf(op);
-    if (code < 0) return null;
     const l = this.plainSlot(left, scope);
     if (l === null) return null;
     if (right.kind === "Constant" && typeof right.value === "bigint") {
       const c = constantValue(right.value);
-      if (typeof c !== "number") return null;
-      return (f) => {
-        const a = f.slots[l];
-        if (typeof a === "number") {
-          const r = intOp(code, a, c);
-          if (r !== undefined) return r;
-        }
-        return general(f);
-      };
+      return typeof c === "number" ? fusedClosure(op, l, { constant: c }, general) : null;
     }
     const r = this.plainSlot(right, scope);
-    if (r === null) return null;
-    return (f) => {
-      const a = f.slots[l];
-      const b = f.slots[r];
-      if (typeof a === "number" && typeof b === "number") {
-        const x = intOp(code, a, b);
-        if (x !== undefined) return x;
-      }
-      return general(f);
-    };
+    return r === null ? null : fusedClosure(op, l, { slot: r }, general);
   }
 
   private comparisonOf(e: A.Compare, scope: Scope): Expr {
@@ -1357,66 +1282,7 @@ class Compiler implements ClosureCompiler {
         if (isPending(b)) return b.then((y: Value) => test(f.rt, op, a, y));
         return test(f.rt, op, a, b);
       };
-      // Ints are JS numbers: the common comparisons of two of them are one JS operator, each in
-      // a closure of its own (separate type feedback).
-      switch (op) {
-        case "<":
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number") {
-              const b = right(f);
-              if (typeof b === "number") return a < b;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        case "<=":
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number") {
-              const b = right(f);
-              if (typeof b === "number") return a <= b;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        case ">":
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number") {
-              const b = right(f);
-              if (typeof b === "number") return a > b;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        case ">=":
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number") {
-              const b = right(f);
-              if (typeof b === "number") return a >= b;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        case "==":
-        case "!=": {
-          const negate = op === "!=";
-          // Two ints, or two strings, are equal exactly when they are the same JS value.
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number" || typeof a === "string") {
-              const b = right(f);
-              if (typeof b === typeof a) return (a === b) !== negate;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        }
-        default:
-          return (f) => slow(f, left(f));
-      }
+      return operatorClosure(op, left, right, (rt, a, b) => test(rt, op, a, b)) ?? ((f) => slow(f, left(f)));
     }
     const run = (f: Frame, a: Value, i: number): Value | Pending => {
       for (; i < ops.length; i++) {
@@ -1952,45 +1818,6 @@ class Compiler implements ClosureCompiler {
 function docstring(body: readonly A.Stmt[]): string | null {
   const first = body[0];
   return first?.kind === "Expr" && first.value.kind === "Constant" && typeof first.value.value === "string" ? first.value.value : null;
-}
-
-const INT_OPS = ["+", "-", "*", "%", "<", "<=", ">", ">=", "==", "!="];
-
-/** INT_OPS[code] on two ints held as numbers; undefined where the general path must decide. */
-function intOp(code: number, a: number, b: number): Value | undefined {
-  switch (code) {
-    case 0: {
-      const r = a + b;
-      return Number.isSafeInteger(r) ? r : undefined;
-    }
-    case 1: {
-      const r = a - b;
-      return Number.isSafeInteger(r) ? r : undefined;
-    }
-    case 2: {
-      const r = a * b;
-      return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : undefined;
-    }
-    case 3: {
-      if (b === 0) return undefined;
-      // Python's modulo takes the sign of the divisor.
-      const r = a % b;
-      return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
-    }
-    case 4:
-      return a < b;
-    case 5:
-      return a <= b;
-    case 6:
-      return a > b;
-    case 7:
-      return a >= b;
-    case 8:
-      return a === b;
-    case 9:
-      return a !== b;
-  }
-  return undefined;
 }
 
 /**
