@@ -23,6 +23,7 @@ import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGene
 import { isIn, isNotIn, stepper, waits } from "./stepping.js";
 import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, freeUnbound, GeneratorFrame, RETURN, type Stmt, type Store, UNBOUND, unboundLocal, unboundSlots } from "./frame.js";
 import { answerStatement } from "./answer.js";
+import { codegenMode, isHot, LOOP_TIER_UP, TIER_UP_CALLS } from "./tiering.js";
 import { fusedClosure, negateClosure, operatorClosure } from "./closure-ops.js";
 import { augmentedValue } from "./augmented.js";
 import { constantValue } from "./constant.js";
@@ -143,38 +144,8 @@ function runBlock(stmts: Stmt[], f: Frame, from: number): Completion | Pending {
 
 // ------------------------------------------------------------------ the compiler
 
-/** When code units are compiled to JavaScript (codegen.ts): "auto" for a hot repeated script. */
-let codegenMode: "auto" | "always" | "never" = process.env.PY_CODEGEN === "always" ? "always" : process.env.PY_CODEGEN === "never" ? "never" : "auto";
-
-/** Sets when code units go to the JavaScript tier (tests run both tiers). */
-export function setCodegen(mode: "auto" | "always" | "never"): void {
-  codegenMode = mode;
-}
-
 /** A FunctionCode's body until functionBody sets it. */
 const NO_BODY: Stmt = () => undefined;
-
-/**
- * The loop head at which a loop on closures moves to its JS-tier unit (loopTier), and the call at
- * which a function body (or the generator made) on closures does. Both counts last as long as the
- * compiled script: a loop or function hot over several runs of a kept script moves too.
- *
- * Measured on bench:interpreter's new-script scenario (each run a text with every name renamed,
- * in a process warmed on other such texts): a new unit's JavaScript starts cold in V8 while the
- * closures are shared by every script and long optimized, so moving at 1000 made new scripts
- * 1.8x slower than staying on closures; at 10,000 1.07x; at 30,000 0.85-0.87x. (With texts that
- * differ only by an appended line, V8's cache of identical function sources hid this cost.)
- */
-export const DEFAULT_LOOP_TIER_UP = 30_000;
-export const DEFAULT_TIER_UP_CALLS = 30_000;
-let LOOP_TIER_UP = DEFAULT_LOOP_TIER_UP;
-let TIER_UP_CALLS = DEFAULT_TIER_UP_CALLS;
-
-/** Sets the tier-up counts (tests move every loop and function at once to check the move itself). */
-export function setTierUp(loopHeads = DEFAULT_LOOP_TIER_UP, calls = DEFAULT_TIER_UP_CALLS): void {
-  LOOP_TIER_UP = loopHeads;
-  TIER_UP_CALLS = calls;
-}
 
 /** A loop's way to the JS tier: its heads so far; `enter` null once the tier refused it. */
 interface LoopTier {
@@ -183,20 +154,8 @@ interface LoopTier {
   unit: () => Unit | null;
 }
 
-/**
- * A script whose run took fewer steps than this stays on closures: compiling JavaScript, and V8's
- * first runs of it before it optimizes the code, cost more than a short run can save.
- */
-const HOT_STEPS = 10_000;
-
-/** The most steps a run of each module has taken (ASTs are shared by repeated scripts). */
-const STEPS = new WeakMap<A.Module, number>();
-
-/** Records how many steps a run of `module` took (execute calls this as a run ends). */
-export function noteRun(module: A.Module, steps: number): void {
-  // Only runs that make a script hot are kept: most scripts are short, and run once.
-  if (steps >= HOT_STEPS && steps > (STEPS.get(module) ?? 0)) STEPS.set(module, steps);
-}
+// bench/interpreter/engines.ts imports it from here, as it did before tiering.ts.
+export { setCodegen } from "./tiering.js";
 
 /** A module's compiled body, kept with its parse (execute.ts): `hot` and `mode` say how it was compiled. */
 export interface CompiledModule {
@@ -225,11 +184,6 @@ export function compiledModule(module: A.Module, kept: CompiledModule | null): C
   const hot = isHot(module);
   if (kept !== null && kept.mode === codegenMode && kept.hot === hot) return kept;
   return build(module, kept?.info ?? analyse(module), hot);
-}
-
-/** Whether this compilation of `module` puts every unit on the JS tier. */
-function isHot(module: A.Module): boolean {
-  return codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
 }
 
 function build(module: A.Module, info: ScopeInfo, hot: boolean): CompiledModule {
