@@ -35,7 +35,7 @@ import {
   typeName,
   type Value,
 } from "./values.js";
-import { PyFunction } from "./compile.js";
+import { PyFunction } from "./function.js";
 
 /**
  * Things Python has that the sandbox leaves out on purpose, and what to do instead. A Map, so

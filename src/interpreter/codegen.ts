@@ -4,7 +4,7 @@
 // The closure tree of compile.ts makes every statement, expression and call a call of its own
 // closure; V8 cannot inline through call sites that see many different closures, so a loop
 // iteration costs tens of nanoseconds of calls. Here the same unit becomes straight-line
-// JavaScript over the frame's slots, with the common int paths written inline.
+// JavaScript over the frame's slots, with the fast paths (fast-paths.ts) written inline.
 //
 // Suspension (a tool call, a time slice given back, deep recursion) stays possible anywhere a call
 // is made, and at every loop head. Every expression's value goes into a temporary; every step
@@ -21,37 +21,22 @@
 // execution of the script; what belongs to one execution (the delegated closures, the global
 // cells, the runtime) comes in through a Unit.
 import type * as A from "../../grammar/ast.js";
-import { pyError } from "./errors.js";
 import { FormatSpec } from "./format.js";
 import { Pending, DONE, PyBuiltin } from "./objects.js";
-import { compare, equals, getItem, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { type BinaryOp, compare, equals, getItem, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import { isIn, isNotIn, stepper, waits } from "./stepping.js";
 import { entriesSize, entrySize } from "./sizes.js";
 import type { Runtime } from "./runtime.js";
 import type { Access, Scope } from "./scope.js";
-import { EMPTY_TUPLE, isOwnKey, MAX_OWN_KEY, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
-import {
-  answerStatement,
-  augmentedValue,
-  BREAK,
-  Cell,
-  CONTINUE,
-  constantValue,
-  type Expr,
-  Frame,
-  type Globals,
-  MethodSite,
-  methodKind,
-  PyFunction,
-  RETURN,
-  type Stmt,
-  spliceStarred,
-  type Store,
-  UNBOUND,
-  unboundLocal,
-  unpackItems,
-  unpackWaiting,
-} from "./compile.js";
+import { EMPTY_TUPLE, isOwnKey, PyDict, PyFloat, PyList, PySet, PyTuple, truthy, type Value } from "./values.js";
+import { PyFunction } from "./function.js";
+import { BREAK, Cell, CONTINUE, type Expr, Frame, freeUnbound, type Globals, RETURN, type Stmt, type Store, UNBOUND, unboundLocal } from "./frame.js";
+import { answerStatement } from "./answer.js";
+import { BINARY_FAST_PATHS, COMPARE_FAST_PATHS, FAST_PATH_SCOPE, ITEM_FAST_PATH, methodFastPath, NEGATE_FAST_PATH, SET_ITEM_FAST_PATH, STR_KEY_ITEM_FAST_PATH } from "./fast-paths.js";
+import { augmentedValue } from "./augmented.js";
+import { constantValue } from "./constant.js";
+import { MethodSite, methodKind } from "./method-site.js";
+import { spliceStarred, unpackItems, unpackWaiting } from "./unpacking.js";
 
 /** What the closure compiler offers this tier (its closures serve every execution of the script). */
 export interface ClosureCompiler {
@@ -78,25 +63,6 @@ interface Plan {
   gen: GenFn;
   delegates: Delegate[];
   globals: string[];
-}
-
-/** Whether `a` and `b` are a float and a float or an int (a JS number: ints beyond 2**53 are bigints). */
-function floatOperands(a: string, b: string): string {
-  return `(${a} instanceof PyFloat ? typeof ${b} === "number" || ${b} instanceof PyFloat : typeof ${a} === "number" && ${b} instanceof PyFloat)`;
-}
-
-/** The double of a float or int operand that floatOperands accepted (a literal takes `.v` in parentheses). */
-function floatValue(x: string): string {
-  return `(typeof ${x} === "number" ? ${x} : (${x}).v)`;
-}
-
-/**
- * Whether `k` is its own hash key in a dict's map (values.ts hashKey): a str that does not start
- * with NUL, or, with `ints`, also an int that is a JS number.
- */
-function ownKey(k: string, ints: boolean): string {
-  const str = `(${k}).charCodeAt(0) !== 0 && (${k}).length <= ${MAX_OWN_KEY}`;
-  return ints ? `(typeof ${k} === "string" ? ${str} : typeof ${k} === "number")` : `(typeof ${k} === "string" && ${str})`;
 }
 
 /**
@@ -150,8 +116,9 @@ function settle(r: unknown): unknown {
   return r instanceof Pending ? r.promise : r;
 }
 
-/** What generated code reaches by name (made on first use: compile.ts and this module import each other). */
+/** What generated code reaches by name (made on first use), the names the fast paths' text uses among them. */
 const runtimeNames = () => ({
+  ...FAST_PATH_SCOPE,
   truthy,
   Pending,
   UNBOUND,
@@ -188,7 +155,7 @@ const runtimeNames = () => ({
   spliceStarred,
   augmentedValue,
   unboundLocal,
-  freeUnbound: (id: string) => pyError("NameError", `cannot access free variable '${id}' where it is not associated with a value in enclosing scope`),
+  freeUnbound,
 });
 type RuntimeNames = ReturnType<typeof runtimeNames>;
 let RUNTIME: RuntimeNames | null = null;
@@ -726,11 +693,9 @@ class Generator {
 
   private augAssign(s: A.AugAssign, scope: Scope): void {
     const op = JSON.stringify(s.op);
-    const fast = s.op === "+" || s.op === "-";
-    const apply = (target: string, a: string, b: string): string =>
-      fast
-        ? `if (typeof ${a} === "number" && typeof ${b} === "number" && Number.isSafeInteger(${target} = ${a} ${s.op} ${b})) {} ${s.op === "+" ? this.concat(target, a, b) : ""}${this.floats(target, s.op as "+" | "-", a, b)}else ${target} = augmentedValue(rt, ${op}, ${a}, ${b});`
-        : `${target} = augmentedValue(rt, ${op}, ${a}, ${b});`;
+    // On the operands of a fast path, `a op= b` is `a op b`.
+    const fast = BINARY_FAST_PATHS[s.op as BinaryOp];
+    const apply = (target: string, a: string, b: string): string => `${fast ? `${fast(target, a, b)} else ` : ""}${target} = augmentedValue(rt, ${op}, ${a}, ${b});`;
     if (s.target.kind === "Name") {
       const a = this.name(s.target, scope);
       const b = this.expr(s.value, scope);
@@ -841,7 +806,7 @@ class Generator {
         const v = this.expr(e.operand, scope);
         const t = this.temp();
         if (e.op === "not") this.step(`${t} = !${this.truth(v)};`);
-        else if (e.op === "-") this.step(`${t} = typeof ${v} === "number" && ${v} !== 0 ? -${v} : unary("-", ${v}, rt.budget);`);
+        else if (e.op === "-") this.step(`${NEGATE_FAST_PATH(t, v)} else ${t} = unary("-", ${v}, rt.budget);`);
         else this.step(`${t} = unary(${JSON.stringify(e.op)}, ${v}, rt.budget);`);
         return t;
       }
@@ -978,77 +943,29 @@ class Generator {
     const a = this.expr(e.left, scope);
     const b = this.expr(e.right, scope);
     const t = this.temp();
-    const general = `rt.binary(${JSON.stringify(e.op)}, ${a}, ${b})`;
-    const ints = `typeof ${a} === "number" && typeof ${b} === "number"`;
-    switch (e.op) {
-      case "+":
-        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} + ${b})) {} ${this.concat(t, a, b)}${this.floats(t, "+", a, b)}else ${t} = ${general};`);
-        break;
-      case "-":
-        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} - ${b})) {} ${this.floats(t, "-", a, b)}else ${t} = ${general};`);
-        break;
-      case "*":
-        // -0 is not an int: 0 * -1 is 0.
-        this.step(`if (${ints} && Number.isSafeInteger(${t} = ${a} * ${b})) { if (${t} === 0) ${t} = 0; } ${this.floats(t, "*", a, b)}else ${t} = ${general};`);
-        break;
-      case "/":
-        // Two ints below 2**53 are exact as doubles, so their quotient is rounded once, as CPython's.
-        this.step(`if (${ints} && ${b} !== 0) ${t} = new PyFloat(${a} / ${b}); ${this.floats(t, "/", a, b)}else ${t} = ${general};`);
-        break;
-      case "%":
-        // Python's modulo takes the sign of the divisor.
-        this.step(`if (${ints} && ${b} !== 0) { ${t} = ${a} % ${b}; if (${t} !== 0 && ${t} < 0 !== ${b} < 0) ${t} += ${b}; else if (${t} === 0) ${t} = 0; } else ${t} = ${general};`);
-        break;
-      case "//":
-        // Exact for 32-bit operands: the quotient's rounding error is below 1/|b|.
-        this.step(`if (${ints} && (${a} | 0) === ${a} && (${b} | 0) === ${b} && ${b} !== 0) ${t} = Math.floor(${a} / ${b}) + 0; else ${t} = ${general};`);
-        break;
-      default:
-        this.step(`${t} = ${general};`);
-    }
+    const fast = BINARY_FAST_PATHS[e.op as BinaryOp];
+    this.step(`${fast ? `${fast(t, a, b)} else ` : ""}${t} = rt.binary(${JSON.stringify(e.op)}, ${a}, ${b});`);
     return t;
-  }
-
-  /**
-   * `else if` a float and a float or an int (a JS number: ints beyond 2**53 are bigints): the
-   * float result ops.binary gives, which IEEE arithmetic is (a zero divisor takes the general
-   * path, which raises).
-   */
-  private floats(t: string, op: "+" | "-" | "*" | "/", a: string, b: string): string {
-    return `else if (${floatOperands(a, b)}${op === "/" ? ` && ${floatValue(b)} !== 0` : ""}) ${t} = new PyFloat(${floatValue(a)} ${op} ${floatValue(b)}); `;
-  }
-
-  /** `else if` two strs: their concatenation, size-checked as ops.binary checks it. */
-  private concat(t: string, a: string, b: string): string {
-    return `else if (typeof ${a} === "string" && typeof ${b} === "string") { rt.budget.checkSize(2 * ((${a}).length + (${b}).length)); ${t} = ${a} + ${b}; } `;
   }
 
   private compare(op: A.CompareOperator, a: string, b: string): string {
     const t = this.temp();
-    const ints = `typeof ${a} === "number" && typeof ${b} === "number"`;
     switch (op) {
       case "<":
       case "<=":
       case ">":
       case ">=":
-        // A float against a float or an int compares their doubles (an int here is exact as one);
-        // NaN compares false either way.
-        this.step(`${t} = ${ints} ? ${a} ${op} ${b} : ${floatOperands(a, b)} ? ${floatValue(a)} ${op} ${floatValue(b)} : compare(${JSON.stringify(op)}, ${a}, ${b}, rt.budget);`);
+        this.step(`${COMPARE_FAST_PATHS[op](t, a, b)} else ${t} = compare(${JSON.stringify(op)}, ${a}, ${b}, rt.budget);`);
         break;
       case "==":
-      case "!=": {
-        const same = `(typeof ${a} === "number" || typeof ${a} === "string") && typeof ${b} === typeof ${a}`;
-        this.step(`${t} = ${op === "!=" ? "!" : ""}(${same} ? ${a} === ${b} : equals(${a}, ${b}));`);
+      case "!=":
+        this.step(`${COMPARE_FAST_PATHS[op](t, a, b)} else ${t} = ${op === "!=" ? "!" : ""}equals(${a}, ${b});`);
         break;
-      }
       case "in":
-      case "not in": {
-        // A dict and a str key: the map itself, as contains() does. A generator expression's
-        // items may have to wait.
-        const general = `${op === "in" ? "isIn" : "isNotIn"}(${b}, ${a}, rt.budget)`;
-        this.suspendable(t, `${b} instanceof PyDict && ${ownKey(a, false)} ? ${op === "in" ? "" : "!"}(${b}).map.has(${a}) : ${general}`);
+      case "not in":
+        // A generator expression's items may have to wait.
+        this.suspendableSteps(t, `${COMPARE_FAST_PATHS[op](t, a, b)} else ${t} = ${op === "in" ? "isIn" : "isNotIn"}(${b}, ${a}, rt.budget);`);
         break;
-      }
       case "is":
         this.step(`${t} = ${a} === ${b};`);
         break;
@@ -1059,32 +976,20 @@ class Generator {
     return t;
   }
 
-  /**
-   * The start of an `if` that reads `c[k]` into `t` straight from a dict's map (a str or int key
-   * is its own hash key: values.ts hashKey) or a list's or tuple's items; the caller adds the
-   * general path as its `else`.
-   */
+  /** The start of an `if` that reads `c[k]` into `t` (fast-paths.ts); the caller adds the general path as its `else`. */
   private fastItem(t: string, c: string, k: string, key: A.Expr): string {
     c = this.held(c);
     k = this.held(k);
-    if (key.kind === "Constant" && typeof key.value === "string" && isOwnKey(key.value)) {
-      return `if (${c} instanceof PyDict && (${t} = ${c}.map.get(${k})) !== undefined) {}`;
-    }
+    if (key.kind === "Constant" && typeof key.value === "string" && isOwnKey(key.value)) return STR_KEY_ITEM_FAST_PATH(t, c, k);
     if (key.kind === "Slice") return "if (false) {}";
-    const sequence = `(${c} instanceof PyList || ${c} instanceof PyTuple) && typeof ${k} === "number"`;
-    // A negative index counts from the end, as getItem's does.
-    const item = `${k} >= 0 ? (${k} < ${c}.items.length ? ${c}.items[${k}] : undefined) : ${c}.items[${c}.items.length + ${k}]`;
-    return `if (${c} instanceof PyDict && ${ownKey(k, true)} && (${t} = ${c}.map.get(${k})) !== undefined) {} else if (${sequence} && (${t} = ${item}) !== undefined) {}`;
+    return ITEM_FAST_PATH(t, c, k);
   }
 
-  /** `c[k] = v`: a str or int key goes straight into a dict's map, charged as setItem charges. */
+  /** `c[k] = v`: its fast path, else setItem. */
   private setItem(c: string, k: string, v: string): void {
     c = this.held(c);
     k = this.held(k);
-    // One lookup, not two: a new key is charged just after it is stored. (A memory error ends the
-    // script, which no handler can catch, so the entry it leaves is never seen.)
-    const size = this.temp();
-    this.step(`if (${c} instanceof PyDict && ${ownKey(k, true)}) { ${size} = ${c}.map.size; ${c}.map.set(${k}, ${v}); if (${c}.map.size !== ${size}) rt.budget.alloc(entrySize(${k}, ${v})); } else setItem(${c}, ${k}, ${v}, rt.budget);`);
+    this.step(`${SET_ITEM_FAST_PATH(this.temp(), c, k, v)} else setItem(${c}, ${k}, ${v}, rt.budget);`);
   }
 
   private subscriptKey(slice: A.Expr, scope: Scope): string {
@@ -1143,22 +1048,6 @@ class Generator {
     return t;
   }
 
-  /**
-   * `if ... else ` doing the two commonest methods at the call site, as their methods in
-   * containers.ts do them (same result, same charge): dict.get of a str key (not starting with
-   * NUL: its own hash key) and list.append. Anything else falls through to the method site.
-   */
-  private inlineMethod(t: string, o: string, name: string, args: string[]): string {
-    if (name === "get" && (args.length === 1 || args.length === 2)) {
-      const k = args[0]!;
-      return `if (${o} instanceof PyDict && ${ownKey(k, false)}) { ${t} = ${o}.map.get(${k}); if (${t} === undefined) ${t} = ${args[1] ?? "null"}; } else `;
-    }
-    if (name === "append" && args.length === 1) {
-      return `if (${o} instanceof PyList) { rt.budget.alloc(storedSize(${args[0]})); ${o}.items.push(${args[0]}); ${t} = null; } else `;
-    }
-    return "";
-  }
-
   private call(e: A.Call, scope: Scope): string {
     if (e.args.some((a) => a.kind === "Starred") || e.keywords.some((k) => k.arg === null)) return this.delegatedExpr(e, scope);
     const t = this.temp();
@@ -1175,7 +1064,7 @@ class Generator {
         const site = this.constant(new MethodSite(e.func.attr));
         const o = this.held(self);
         const list = `[${args.join(", ")}]`;
-        this.suspendableSteps(t, `${where} ${this.inlineMethod(t, o, e.func.attr, args)}if (${site}.kind !== null && methodKind(${o}) === ${site}.kind) ${t} = ${site}.method(rt, ${o}, ${list}, null); else ${t} = ${site}.call(rt, ${o}, ${list}, f);`);
+        this.suspendableSteps(t, `${where} ${methodFastPath(t, o, e.func.attr, args)}if (${site}.kind !== null && methodKind(${o}) === ${site}.kind) ${t} = ${site}.method(rt, ${o}, ${list}, null); else ${t} = ${site}.call(rt, ${o}, ${list}, f);`);
       } else {
         this.suspendable(t, `rt.callMethod(${self}, ${JSON.stringify(e.func.attr)}, [${args.join(", ")}], ${kwargs(kws)}, f)`, where);
       }

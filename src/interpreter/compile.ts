@@ -6,183 +6,31 @@
 // innermost closure returns a Pending, and every closure above it returns a Pending that continues
 // its own remaining work once the inner one settles. Nothing is paid for this while nothing waits.
 //
-// This is the first tier. A hot module or function body goes to the second, codegen.ts (its own
-// JavaScript function), through unitBody and functionBody; whatever that tier does not translate
-// it compiles here, as closures over the same frame.
+// This is the first tier; its operators' closures are made in closure-ops.ts, from the fast paths
+// both tiers share (fast-paths.ts). A hot module or function body goes to the second tier,
+// codegen.ts (its own JavaScript function), through unitBody and functionBody; whatever that tier
+// does not translate it compiles here, as closures over the same frame.
 import type * as A from "../../grammar/ast.js";
-import { ELLIPSIS } from "../../grammar/ast.js";
 import { forEachChild } from "../../grammar/walk.js";
 import { EXC, PyExcType, PyException, pyError } from "./errors.js";
-import { DONE, Pending, PyCoroutine, PyIterator, type Step } from "./objects.js";
-import { type BinaryOp, compare, delItem, equals, getItem, inplaceError, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
-import { classOf, instanceInplace, NOT_HANDLED, type Operator } from "./instance.js";
-import { lookupMethod } from "./methods/index.js";
-import type { NativeMethod } from "./native.js";
+import { DONE, Pending, type Step } from "./objects.js";
+import { type BinaryOp, compare, delItem, equals, getItem, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
 import { type ClosureCompiler, compileGeneratorUnit, compileLoopUnit, compileUnit, isCompiled, type Unit } from "./codegen.js";
-import { CELL, CLOSURE, entriesSize, entrySize, FUNCTION, GENERATOR, SLOT } from "./sizes.js";
+import { CELL, CLOSURE, entriesSize, entrySize, GENERATOR, SLOT } from "./sizes.js";
+import { type FunctionCode, type Parameter, PyFunction } from "./function.js";
 import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGenerator, UnitMachine } from "./generator.js";
-import { collectItems, drainItems, isIn, isNotIn, stepper, waits } from "./stepping.js";
+import { isIn, isNotIn, stepper, waits } from "./stepping.js";
+import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, freeUnbound, GeneratorFrame, RETURN, type Stmt, type Store, UNBOUND, unboundLocal, unboundSlots } from "./frame.js";
+import { answerStatement } from "./answer.js";
+import { codegenMode, isHot, LOOP_TIER_UP, TIER_UP_CALLS } from "./tiering.js";
+import { fusedClosure, negateClosure, operatorClosure } from "./closure-ops.js";
+import { augmentedValue } from "./augmented.js";
+import { constantValue } from "./constant.js";
+import { MethodSite } from "./method-site.js";
+import { spliceStarred, unpackItems, unpackWaiting } from "./unpacking.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
-import { EMPTY_TUPLE, PyBytes, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
-
-// ------------------------------------------------------------------ frames
-
-/** A variable captured by an inner function. */
-export class Cell {
-  constructor(public v: Value | typeof UNBOUND) {}
-}
-
-export const UNBOUND: unique symbol = Symbol("unbound");
-
-/**
- * The module's global names. Each name has a Cell, made on first use and kept (unbound when the
- * name is deleted or not yet assigned), so that compiled code looks a global up once per
- * execution and then reads and writes the cell directly.
- */
-export class Globals {
-  private static made = 0;
-  private readonly cells = new Map<string, Cell>();
-  /**
-   * Which Globals this is. Compiled code, kept from one execution to the next, remembers the cells
-   * it looked up by this number, not by the object: holding the object would keep the last
-   * execution's runtime (its output, its tool calls) alive as long as the script is kept.
-   */
-  readonly id = Globals.made++;
-
-  /** The execution these names belong to: compiled code reaches its runtime through a frame's globals. */
-  constructor(readonly rt: Runtime) {}
-
-  /** The cell of `name`, made unbound if the name was never used. */
-  cell(name: string): Cell {
-    let c = this.cells.get(name);
-    if (c === undefined) {
-      c = new Cell(UNBOUND);
-      this.cells.set(name, c);
-    }
-    return c;
-  }
-
-  get(name: string): Value | undefined {
-    const v = this.cells.get(name)?.v;
-    return v === UNBOUND ? undefined : v;
-  }
-
-  has(name: string): boolean {
-    return this.get(name) !== undefined;
-  }
-
-  set(name: string, value: Value): void {
-    this.cell(name).v = value;
-  }
-
-  /** Unbinds every name (the execution is over). */
-  clear(): void {
-    for (const c of this.cells.values()) c.v = UNBOUND;
-  }
-
-  /** Unbinds `name`; false when it was not bound. */
-  delete(name: string): boolean {
-    const c = this.cells.get(name);
-    if (c === undefined || c.v === UNBOUND) return false;
-    c.v = UNBOUND;
-    return true;
-  }
-}
-
-export class Frame {
-  /** Set by `return`. */
-  ret: Value = null;
-  line = 0;
-  col = 0;
-  /** The exception being handled (for a bare `raise`). */
-  handling: PyException | null = null;
-  /**
-   * The execution's runtime. Compiled code is shared by every execution of a script (compileModule),
-   * so what belongs to one execution comes in through the frame.
-   */
-  readonly rt: Runtime;
-
-  constructor(
-    readonly slots: (Value | Cell | typeof UNBOUND)[],
-    readonly closure: Cell[],
-    readonly globals: Globals,
-    readonly scopeName: string,
-    readonly depth: number,
-  ) {
-    this.rt = globals.rt;
-  }
-}
-
-/**
- * The frame of a generator expression. A consumer draining it (generator.ts) sets `sink`, which
- * its JavaScript-tier unit calls at each item instead of returning it, while it returns false.
- * Where the unit yields, it keeps the label to resume at and its live temporaries here.
- */
-export class GeneratorFrame extends Frame {
-  sink: ((item: Value) => boolean) | null = null;
-  label = 0;
-  saved: unknown[] | null = null;
-}
-
-/** `n` unbound slots, as a packed array (V8 keeps holey arrays, as `fill` makes, on slower paths). */
-export function unboundSlots(n: number): (Value | Cell | typeof UNBOUND)[] {
-  const slots: (Value | Cell | typeof UNBOUND)[] = [];
-  for (let i = 0; i < n; i++) slots.push(UNBOUND);
-  return slots;
-}
-
-export const BREAK: unique symbol = Symbol("break");
-export const CONTINUE: unique symbol = Symbol("continue");
-export const RETURN: unique symbol = Symbol("return");
-export type Completion = undefined | typeof BREAK | typeof CONTINUE | typeof RETURN;
-
-export type Expr = (f: Frame) => Value | Pending;
-export type Stmt = (f: Frame) => Completion | Pending;
-export type Store = (f: Frame, value: Value) => void | Pending;
-
-// ------------------------------------------------------------------ functions
-
-export interface Parameter {
-  name: string;
-  /** Where the bound argument goes in the new frame. */
-  slot: number;
-  cell: boolean;
-}
-
-export interface FunctionCode {
-  name: string;
-  posonly: number;
-  params: Parameter[];
-  /** Index in `params` where keyword-only parameters start. */
-  kwonlyStart: number;
-  vararg: Parameter | null;
-  kwarg: Parameter | null;
-  slotCount: number;
-  /**
-   * The number of parameters when they are all plain positional ones (no *args, **kwargs,
-   * keyword-only or captured parameter, not async), else -1: a call with exactly that many
-   * positional arguments can then put them straight into the slots (Runtime.callPlain).
-   */
-  plainArity: number;
-  /** A frame's slots on entry (all unbound), copied for each call. */
-  emptySlots: readonly (Value | Cell | typeof UNBOUND)[];
-  /** The frame holds exactly the plain parameters, in slots 0..n-1: its slots are the arguments. */
-  slotsAreArguments: boolean;
-  /** Slots of cell variables that are not parameters (created empty on entry). */
-  cellSlots: number[];
-  /** Closures at first; a function called often enough gets its JS-tier unit here. */
-  body: Stmt;
-  /**
-   * The JS-tier unit of the body, when generated code may enter it directly: a function of plain
-   * positional parameters with no cell to create (codegen's call sites check plainArity).
-   */
-  unit: Unit | null;
-  isAsync: boolean;
-  isLambda: boolean;
-  /** `__doc__`: the body's docstring (a first statement that is a string literal), else None. */
-  doc: string | null;
-}
+import { EMPTY_TUPLE, PyDict, PyList, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
 
 /**
  * Sets the exception being handled as the context of `e` raised meanwhile, unless it has one.
@@ -213,55 +61,12 @@ function awaitsInside(e: A.GeneratorExp): boolean {
   return awaits(e.elt) || e.generators.some((g, i) => (i > 0 && awaits(g.iter)) || awaits(g.target) || g.ifs.some(awaits));
 }
 
-/** Up to n items of an iterator: unpacking stops at the first surplus item, as CPython's does. */
-function takeAtMost(it: PyIterator, n: number): Value[] {
-  const out: Value[] = [];
-  while (out.length < n) {
-    const x = it.next();
-    if (x === DONE) break;
-    out.push(x);
-  }
-  return out;
-}
-
 /** How CPython names a callee in argument errors: `f()`, `len()`, `list.append()`. */
 function calleeLabel(target: Value, method: string | null): string {
   if (method !== null) return `${typeName(target)}.${method}()`;
   if (target instanceof PyFunction) return `${target.code.name}()`;
   const name = target === null ? undefined : (target as { name?: unknown }).name;
   return typeof name === "string" ? `${name}()` : `${typeName(target)} object`;
-}
-
-export class PyFunction extends PyObject {
-  /**
-   * `__name__` and `__doc__` when something set them (functools.wraps copies the wrapped
-   * function's); null while they are the code's own.
-   */
-  dunders: Map<"__name__" | "__doc__", Value> | null = null;
-
-  constructor(
-    readonly code: FunctionCode,
-    readonly defaults: Value[],
-    readonly kwDefaults: Map<string, Value>,
-    readonly closure: Cell[],
-    readonly globals: Globals,
-  ) {
-    super();
-  }
-
-  get typeName(): string {
-    return "function";
-  }
-
-  heapBytes(): number {
-    return FUNCTION + CELL * this.closure.length + SLOT * this.defaults.length;
-  }
-
-  pyRepr(): string {
-    // A wrapper given the wrapped function's name (functools.wraps) shows it, as CPython's does.
-    const name = this.dunders?.get("__name__");
-    return `<function ${typeof name === "string" ? name : this.code.name}>`;
-  }
 }
 
 // ------------------------------------------------------------------ helpers
@@ -337,58 +142,10 @@ function runBlock(stmts: Stmt[], f: Frame, from: number): Completion | Pending {
   return undefined;
 }
 
-export function constantValue(v: A.ConstantValue): Value {
-  if (typeof v === "bigint") return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
-  if (typeof v === "number") return new PyFloat(v);
-  if (v instanceof Uint8Array) return new PyBytes(v);
-  if (v === ELLIPSIS) return ELLIPSIS_VALUE;
-  return v;
-}
-
-class EllipsisValue extends PyObject {
-  get typeName(): string {
-    return "ellipsis";
-  }
-  pyRepr(): string {
-    return "Ellipsis";
-  }
-}
-export const ELLIPSIS_VALUE = new EllipsisValue();
-
 // ------------------------------------------------------------------ the compiler
-
-/** When code units are compiled to JavaScript (codegen.ts): "auto" for a hot repeated script. */
-let codegenMode: "auto" | "always" | "never" = process.env.PY_CODEGEN === "always" ? "always" : process.env.PY_CODEGEN === "never" ? "never" : "auto";
-
-/** Sets when code units go to the JavaScript tier (tests run both tiers). */
-export function setCodegen(mode: "auto" | "always" | "never"): void {
-  codegenMode = mode;
-}
 
 /** A FunctionCode's body until functionBody sets it. */
 const NO_BODY: Stmt = () => undefined;
-
-/**
- * The loop head at which a loop on closures moves to its JS-tier unit (loopTier), and the call at
- * which a function body (or the generator made) on closures does. Both counts last as long as the
- * compiled script: a loop or function hot over several runs of a kept script moves too.
- *
- * Measured on bench:interpreter's new-script scenario (each run a text with every name renamed,
- * in a process warmed on other such texts): a new unit's JavaScript starts cold in V8 while the
- * closures are shared by every script and long optimized, so moving at 1000 made new scripts
- * 1.8x slower than staying on closures; at 10,000 1.07x; at 30,000 0.85-0.87x. (With texts that
- * differ only by an appended line, V8's cache of identical function sources hid this cost.)
- */
-export const DEFAULT_LOOP_TIER_UP = 30_000;
-export const DEFAULT_TIER_UP_CALLS = 30_000;
-let LOOP_TIER_UP = DEFAULT_LOOP_TIER_UP;
-let TIER_UP_CALLS = DEFAULT_TIER_UP_CALLS;
-
-/** Sets the tier-up counts (tests move every loop and function at once to check the move itself). */
-export function setTierUp(loopHeads = DEFAULT_LOOP_TIER_UP, calls = DEFAULT_TIER_UP_CALLS): void {
-  LOOP_TIER_UP = loopHeads;
-  TIER_UP_CALLS = calls;
-}
 
 /** A loop's way to the JS tier: its heads so far; `enter` null once the tier refused it. */
 interface LoopTier {
@@ -397,20 +154,8 @@ interface LoopTier {
   unit: () => Unit | null;
 }
 
-/**
- * A script whose run took fewer steps than this stays on closures: compiling JavaScript, and V8's
- * first runs of it before it optimizes the code, cost more than a short run can save.
- */
-const HOT_STEPS = 10_000;
-
-/** The most steps a run of each module has taken (ASTs are shared by repeated scripts). */
-const STEPS = new WeakMap<A.Module, number>();
-
-/** Records how many steps a run of `module` took (execute calls this as a run ends). */
-export function noteRun(module: A.Module, steps: number): void {
-  // Only runs that make a script hot are kept: most scripts are short, and run once.
-  if (steps >= HOT_STEPS && steps > (STEPS.get(module) ?? 0)) STEPS.set(module, steps);
-}
+// bench/interpreter/engines.ts imports it from here, as it did before tiering.ts.
+export { setCodegen } from "./tiering.js";
 
 /** A module's compiled body, kept with its parse (execute.ts): `hot` and `mode` say how it was compiled. */
 export interface CompiledModule {
@@ -441,11 +186,6 @@ export function compiledModule(module: A.Module, kept: CompiledModule | null): C
   return build(module, kept?.info ?? analyse(module), hot);
 }
 
-/** Whether this compilation of `module` puts every unit on the JS tier. */
-function isHot(module: A.Module): boolean {
-  return codegenMode === "always" || (codegenMode === "auto" && (STEPS.get(module) ?? 0) >= HOT_STEPS);
-}
-
 function build(module: A.Module, info: ScopeInfo, hot: boolean): CompiledModule {
   modulesCompiled++;
   const compiler = new Compiler(info, hot, answerStatement(module.body));
@@ -457,16 +197,6 @@ function build(module: A.Module, info: ScopeInfo, hot: boolean): CompiledModule 
 /** A module's body, compiled afresh from its analysis (made here when not given; bench:loop times the two apart). */
 export function compileModule(module: A.Module, info: ScopeInfo = analyse(module)): Stmt & { slotCount: number } {
   return build(module, info, isHot(module)).body;
-}
-
-/**
- * The statement whose value is the script's answer when nothing is bound to RESULT or result: the
- * module's last statement, when it is an expression statement (`x`, `srv.tool()`, `await f()`).
- * It ends the module body as `return <value>` would.
- */
-export function answerStatement(body: readonly A.Stmt[]): A.ExprStmt | null {
-  const last = body[body.length - 1];
-  return last?.kind === "Expr" ? last : null;
 }
 
 class Compiler implements ClosureCompiler {
@@ -1140,7 +870,7 @@ class Compiler implements ClosureCompiler {
         const index = a.index;
         return (f) => {
           const v = f.closure[index]!.v;
-          if (v === UNBOUND) throw pyError("NameError", `cannot access free variable '${id}' where it is not associated with a value in enclosing scope`);
+          if (v === UNBOUND) throw freeUnbound(id);
           return v;
         };
       }
@@ -1287,6 +1017,7 @@ class Compiler implements ClosureCompiler {
           return (f) => then(operand(f), not);
         }
         const op = e.op;
+        if (op === "-") return negateClosure(operand, (rt, v) => unary(op, v, rt.budget));
         return (f) => {
           const v = operand(f);
           return isPending(v) ? v.then((x: Value) => unary(op, x, f.rt.budget)) : unary(op, v, f.rt.budget);
@@ -1411,75 +1142,17 @@ class Compiler implements ClosureCompiler {
     }
   }
 
-  /**
-   * `a op b`. Each common operator gets a closure of its own, so that V8 keeps separate type
-   * feedback for each and inlines its small-int path; everything else goes through ops.binary.
-   */
+  /** `a op b`: the operator's fast path first when it has one (closure-ops.ts), else ops.binary. */
   private binOp(op: BinaryOp, left: Expr, right: Expr): Expr {
-    const slow = (f: Frame, a: Value | Pending): Value | Pending => {
+    const fast = operatorClosure(op, left, right, (rt, a, b) => rt.binary(op, a, b));
+    if (fast !== null) return fast;
+    return (f) => {
+      const a = left(f);
       if (isPending(a)) return a.then((x: Value) => after2(right(f), (y) => f.rt.binary(op, x, y)));
       const b = right(f);
       if (isPending(b)) return b.then((y: Value) => f.rt.binary(op, a, y));
       return f.rt.binary(op, a, b);
     };
-    switch (op) {
-      case "+":
-        return (f) => {
-          const a = left(f);
-          if (typeof a === "number") {
-            const b = right(f);
-            if (typeof b === "number") {
-              const r = a + b;
-              if (Number.isSafeInteger(r)) return r;
-            }
-            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
-          }
-          return slow(f, a);
-        };
-      case "-":
-        return (f) => {
-          const a = left(f);
-          if (typeof a === "number") {
-            const b = right(f);
-            if (typeof b === "number") {
-              const r = a - b;
-              if (Number.isSafeInteger(r)) return r;
-            }
-            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
-          }
-          return slow(f, a);
-        };
-      case "*":
-        return (f) => {
-          const a = left(f);
-          if (typeof a === "number") {
-            const b = right(f);
-            if (typeof b === "number") {
-              const r = a * b;
-              // -0 is not an int: 0 * -1 is 0.
-              if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
-            }
-            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
-          }
-          return slow(f, a);
-        };
-      case "%":
-        return (f) => {
-          const a = left(f);
-          if (typeof a === "number") {
-            const b = right(f);
-            if (typeof b === "number" && b !== 0) {
-              // Python's modulo takes the sign of the divisor.
-              const r = a % b;
-              return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
-            }
-            return isPending(b) ? b.then((y: Value) => f.rt.binary(op, a, y)) : f.rt.binary(op, a, b);
-          }
-          return slow(f, a);
-        };
-      default:
-        return (f) => slow(f, left(f));
-    }
   }
 
   /** Elements of a display, with `*iterable` spliced in. */
@@ -1514,39 +1187,19 @@ class Compiler implements ClosureCompiler {
   }
 
   /**
-   * `x op 1` and `x op y` on local variables, the commonest arithmetic and tests of loops and
-   * small functions, in one closure that reads the slots directly when both are ints. Anything
-   * else (another type, an overflow, an unbound variable) takes the general path, which
+   * `x op 1` and `x op y` on local variables, read straight from the slots (closure-ops.ts).
+   * Anything else (another type, an overflow, an unbound variable) takes the general path, which
    * evaluates the operands again: reading a local has no effect to repeat.
    */
   private fusedInt(op: string, left: A.Expr, right: A.Expr, scope: Scope, general: Expr): Expr | null {
-    const code = INT_OPS.indexOf(op);
-    if (code < 0) return null;
     const l = this.plainSlot(left, scope);
     if (l === null) return null;
     if (right.kind === "Constant" && typeof right.value === "bigint") {
       const c = constantValue(right.value);
-      if (typeof c !== "number") return null;
-      return (f) => {
-        const a = f.slots[l];
-        if (typeof a === "number") {
-          const r = intOp(code, a, c);
-          if (r !== undefined) return r;
-        }
-        return general(f);
-      };
+      return typeof c === "number" ? fusedClosure(op, l, { constant: c }, general) : null;
     }
     const r = this.plainSlot(right, scope);
-    if (r === null) return null;
-    return (f) => {
-      const a = f.slots[l];
-      const b = f.slots[r];
-      if (typeof a === "number" && typeof b === "number") {
-        const x = intOp(code, a, b);
-        if (x !== undefined) return x;
-      }
-      return general(f);
-    };
+    return r === null ? null : fusedClosure(op, l, { slot: r }, general);
   }
 
   private comparisonOf(e: A.Compare, scope: Scope): Expr {
@@ -1583,66 +1236,7 @@ class Compiler implements ClosureCompiler {
         if (isPending(b)) return b.then((y: Value) => test(f.rt, op, a, y));
         return test(f.rt, op, a, b);
       };
-      // Ints are JS numbers: the common comparisons of two of them are one JS operator, each in
-      // a closure of its own (separate type feedback).
-      switch (op) {
-        case "<":
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number") {
-              const b = right(f);
-              if (typeof b === "number") return a < b;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        case "<=":
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number") {
-              const b = right(f);
-              if (typeof b === "number") return a <= b;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        case ">":
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number") {
-              const b = right(f);
-              if (typeof b === "number") return a > b;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        case ">=":
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number") {
-              const b = right(f);
-              if (typeof b === "number") return a >= b;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        case "==":
-        case "!=": {
-          const negate = op === "!=";
-          // Two ints, or two strings, are equal exactly when they are the same JS value.
-          return (f) => {
-            const a = left(f);
-            if (typeof a === "number" || typeof a === "string") {
-              const b = right(f);
-              if (typeof b === typeof a) return (a === b) !== negate;
-              return isPending(b) ? b.then((y: Value) => test(f.rt, op, a, y)) : test(f.rt, op, a, b);
-            }
-            return slow(f, a);
-          };
-        }
-        default:
-          return (f) => slow(f, left(f));
-      }
+      return operatorClosure(op, left, right, (rt, a, b) => test(rt, op, a, b)) ?? ((f) => slow(f, left(f)));
     }
     const run = (f: Frame, a: Value, i: number): Value | Pending => {
       for (; i < ops.length; i++) {
@@ -2181,120 +1775,11 @@ function docstring(body: readonly A.Stmt[]): string | null {
 }
 
 /**
- * A method call site (`obj.name(...)`) that remembers the method it last found and for which
- * built-in type, so that a loop calling `line.split()` looks the method up once.
- */
-export class MethodSite {
-  /** The methodKind the site last saw, and its method (read by the JS tier's call sites). */
-  kind: unknown = null;
-  method: NativeMethod<any> | undefined;
-
-  constructor(private readonly name: string) {}
-
-  call(rt: Runtime, self: Value, args: Value[], f: Frame): Value | Pending {
-    const kind = methodKind(self);
-    if (kind !== null) {
-      if (kind !== this.kind) {
-        const method = lookupMethod(self, this.name);
-        if (method === undefined) return rt.callMethod(self, this.name, args, null, f);
-        this.kind = kind;
-        this.method = method;
-      }
-      return this.method!(rt, self, args, null);
-    }
-    return rt.callMethod(self, this.name, args, null, f);
-  }
-}
-
-const FROZENSET_KIND = Symbol("frozenset");
-
-/** What decides lookupMethod's table for a built-in value; null for anything else (no caching). */
-export function methodKind(v: Value): unknown {
-  switch (typeof v) {
-    case "string":
-      return "str";
-    case "number":
-    case "bigint":
-    case "boolean":
-      return "int";
-  }
-  if (v === null) return null;
-  const c = (v as object).constructor;
-  if (c === PyList || c === PyDict || c === PyTuple || c === PyFloat || c === PyBytes) return c;
-  if (c === PySet) return (v as PySet).frozen ? FROZENSET_KIND : PySet;
-  return null;
-}
-
-const INT_OPS = ["+", "-", "*", "%", "<", "<=", ">", ">=", "==", "!="];
-
-/** INT_OPS[code] on two ints held as numbers; undefined where the general path must decide. */
-function intOp(code: number, a: number, b: number): Value | undefined {
-  switch (code) {
-    case 0: {
-      const r = a + b;
-      return Number.isSafeInteger(r) ? r : undefined;
-    }
-    case 1: {
-      const r = a - b;
-      return Number.isSafeInteger(r) ? r : undefined;
-    }
-    case 2: {
-      const r = a * b;
-      return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : undefined;
-    }
-    case 3: {
-      if (b === 0) return undefined;
-      // Python's modulo takes the sign of the divisor.
-      const r = a % b;
-      return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
-    }
-    case 4:
-      return a < b;
-    case 5:
-      return a <= b;
-    case 6:
-      return a > b;
-    case 7:
-      return a >= b;
-    case 8:
-      return a === b;
-    case 9:
-      return a !== b;
-  }
-  return undefined;
-}
-
-/**
  * `next(v)` now, or once `v` settles. For a `next` made at compile time: unlike after2 with an
  * arrow written at the call, nothing is allocated on the synchronous path.
  */
 function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
   return isPending(v) ? v.then(next) : next(v);
-}
-
-/**
- * The items of a display whose elements are `values`, each one marked in `starred` replaced by its
- * items (`[*a, b]`). `reword`: CPython 3.11 re-words a bad `*x` in list and tuple displays.
- * Everything is charged as it is collected (the starred items by rt.toList).
- */
-export function spliceStarred(rt: Runtime, values: readonly Value[], starred: readonly boolean[], reword: boolean): Value[] {
-  const out: Value[] = [];
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (!starred[i]) {
-      rt.budget.alloc(storedSize(v));
-      out.push(v);
-      continue;
-    }
-    let items: Value[];
-    try {
-      items = rt.toList(v);
-    } catch (err) {
-      throw reword ? rewordNotIterable(err, v, (type) => `Value after * must be an iterable, not ${type}`) : err;
-    }
-    for (const item of items) out.push(item);
-  }
-  return out;
 }
 
 const NO_DEFAULTS: Value[] = [];
@@ -2312,81 +1797,3 @@ function identical(a: Value, b: Value): boolean {
   // Small ints and floats are values here; `is` on equal numbers is True as for CPython's cached ones.
   return false;
 }
-
-export function unboundLocal(id: string): PyException {
-  return pyError("UnboundLocalError", `cannot access local variable '${id}' where it is not associated with a value`);
-}
-
-/** The values `v` unpacks into for `count` targets, the one at `starAt` (if >= 0) starred. */
-export function unpackItems(rt: Runtime, v: Value, count: number, starAt: number): Value[] {
-  let items: Value[];
-  if (starAt < 0 && (v instanceof PyTuple || v instanceof PyList)) {
-    // The usual `a, b = pair` collects nothing, so charges no memory (a list's items are copied
-    // when they fit: assigning the targets may change the list).
-    rt.budget.step(v.items.length);
-    items = v instanceof PyList && v.items.length === count ? [...v.items] : (v.items as Value[]);
-  } else {
-    try {
-      items = starAt < 0 && v instanceof PyIterator ? takeAtMost(v, count + 1) : rt.toList(v);
-    } catch (e) {
-      throw rewordNotIterable(e, v, (type) => `cannot unpack non-iterable ${type} object`);
-    }
-  }
-  return unpacked(items, count, starAt);
-}
-
-/**
- * unpackItems of an iterator whose items may wait (a generator expression's): as many items as
- * CPython takes (one past the targets, to see that there are no more; all with a starred
- * target), waiting for each.
- */
-export function unpackWaiting(rt: Runtime, v: PyIterator, count: number, starAt: number): Value[] | Pending {
-  // The starred target's list is kept, and charged as collected; the others are not containers.
-  let items: Value[] | Pending;
-  if (starAt < 0) {
-    const taken: Value[] = [];
-    const r = drainItems(v, (x) => taken.push(x) > count);
-    items = r === undefined ? taken : r.then(() => taken);
-  } else items = collectItems(v, rt.budget);
-  return then(items, (xs: Value[]) => unpacked(xs, count, starAt));
-}
-
-/** The values of `count` targets from the `items` of an iterable (ValueError when they do not fit). */
-function unpacked(items: Value[], count: number, starAt: number): Value[] {
-  if (starAt < 0) {
-    if (items.length !== count) {
-      if (items.length < count) throw pyError("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
-      throw pyError("ValueError", `too many values to unpack (expected ${count})`);
-    }
-    return items;
-  }
-  const after = count - starAt - 1;
-  if (items.length < count - 1) throw pyError("ValueError", `not enough values to unpack (expected at least ${count - 1}, got ${items.length})`);
-  return [...items.slice(0, starAt), new PyList(items.slice(starAt, items.length - after)), ...items.slice(items.length - after)];
-}
-
-/** `a op= b`: as `a op b`, except that a list extends in place and a dict updates in place. */
-export function augmentedValue(rt: Runtime, op: BinaryOp, a: Value, b: Value): Value {
-  // In-place list extension keeps the list's identity, as Python's += does.
-  if (op === "+" && a instanceof PyList) {
-    const items = rt.toList(b);
-    a.items.push(...items);
-    return a;
-  }
-  if (typeof a === "object" && classOf(a) !== null) {
-    // A module-defined type's in-place operator (Counter's +=, deque's +=).
-    const r = instanceInplace(op as Operator, a, b, rt.budget);
-    if (r !== NOT_HANDLED) return r;
-  }
-  if (op === "|" && a instanceof PyDict && b instanceof PyDict) {
-    a.update(b);
-    return a;
-  }
-  try {
-    return rt.binary(op, a, b);
-  } catch (e) {
-    throw inplaceError(e, op);
-  }
-}
-
-export { PyCoroutine };

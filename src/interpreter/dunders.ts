@@ -3,7 +3,7 @@
 // functions. Every other one is the sandbox's refusal, whichever way it is reached.
 import { READABLE_DUNDERS } from "../../grammar/unsupported.js";
 import { typeOf } from "./builtins.js";
-import { PyFunction } from "./compile.js";
+import { PyFunction } from "./function.js";
 import { PyExcType, type PyException, pyError } from "./errors.js";
 import { PyInstance } from "./instance.js";
 import { HostCallable, HostObject, PyBoundMethod, PyBuiltin, PyCoroutine, PyModule, PyType } from "./objects.js";

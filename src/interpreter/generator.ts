@@ -18,7 +18,7 @@
 // until the sink says to stop.
 import type { Unit } from "./codegen.js";
 import { EXC, PyException, pyError } from "./errors.js";
-import type { Expr, GeneratorFrame, Store } from "./compile.js";
+import type { Expr, GeneratorFrame, Store } from "./frame.js";
 import { DONE, Pending, PyIterator, type Step } from "./objects.js";
 import type { Runtime } from "./runtime.js";
 import { storedSize } from "./sizes.js";

@@ -1,7 +1,8 @@
 // The state of one execution and the operations compiled code calls into: calling functions,
 // attribute and method lookup, host (tool) calls, time slicing, imports, printing.
 import type { Budget } from "./budget.js";
-import { Cell, type Frame, Frame as FrameClass, PyFunction, RETURN, UNBOUND } from "./compile.js";
+import { PyFunction } from "./function.js";
+import { Cell, Frame, RETURN, UNBOUND } from "./frame.js";
 import { CancelledError, EXC, PyExcType, PyException, pyError, ResourceLimitError } from "./errors.js";
 import { ascii, formatValue, percentFormat } from "./format.js";
 import { fromHost, toHost } from "./boundary.js";
@@ -414,7 +415,7 @@ export class Runtime implements NativeContext {
    * sort ran about 10% slower in a process that had run other workloads first (noisy A/B runs).
    */
   private callUnit(fn: PyFunction, args: Value[]): Value | Pending {
-    const frame = new FrameClass(args.slice(), fn.closure, fn.globals, fn.code.name, 1);
+    const frame = new Frame(args.slice(), fn.closure, fn.globals, fn.code.name, 1);
     const unit = fn.code.unit!;
     this.tick();
     this.jsDepth++;
@@ -451,7 +452,7 @@ export class Runtime implements NativeContext {
       throw pyError("RecursionError", "maximum recursion depth exceeded");
     }
     // Copying the code's template of unbound slots is cheaper than allocating and filling.
-    const frame = new FrameClass(code.emptySlots.slice(), fn.closure, fn.globals, code.name, depth);
+    const frame = new Frame(code.emptySlots.slice(), fn.closure, fn.globals, code.name, depth);
     bindArguments(fn, frame, args, kwargs);
     return this.enter(fn, frame, caller);
   }
@@ -465,7 +466,7 @@ export class Runtime implements NativeContext {
     if (depth > RECURSION_LIMIT || (this.syncOnly > 0 && this.jsDepth > 4 * STACK_SLICE)) {
       throw pyError("RecursionError", "maximum recursion depth exceeded");
     }
-    const frame = new FrameClass(slots, fn.closure, fn.globals, fn.code.name, depth);
+    const frame = new Frame(slots, fn.closure, fn.globals, fn.code.name, depth);
     if (fn.code.cellSlots.length !== 0) return this.enter(fn, frame, caller);
     // enter() inline, for the commonest call: nothing to capture, nothing to wait for.
     this.tick();

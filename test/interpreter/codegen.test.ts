@@ -3,7 +3,7 @@
 // the same result, output, error, tool calls and step count in both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledUnitCount, rejectedUnitCount } from "../../src/interpreter/codegen.js";
-import { setCodegen, setTierUp } from "../../src/interpreter/compile.js";
+import { setCodegen, setTierUp } from "../../src/interpreter/tiering.js";
 import { execute, type Hosts, type SandboxResult } from "../../src/interpreter/execute.js";
 import { setYieldAlways } from "../../src/interpreter/runtime.js";
 import { programs } from "./generate.js";

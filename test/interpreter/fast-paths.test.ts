@@ -6,9 +6,22 @@ import { Budget, DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
 import { execute, type Hosts } from "../../src/interpreter/execute.js";
 import { formatValue } from "../../src/interpreter/format.js";
 import { lessThan } from "../../src/interpreter/methods/containers.js";
-import { cmp, compare } from "../../src/interpreter/ops.js";
+import { fusedClosure, operatorClosure, negateClosure } from "../../src/interpreter/closure-ops.js";
+import {
+  BINARY_FAST_PATHS,
+  COMPARE_FAST_PATHS,
+  FAST_PATH_SCOPE,
+  type FastPath,
+  ITEM_FAST_PATH,
+  NEGATE_FAST_PATH,
+  SET_ITEM_FAST_PATH,
+  STR_KEY_ITEM_FAST_PATH,
+} from "../../src/interpreter/fast-paths.js";
+import type { Expr, Frame } from "../../src/interpreter/frame.js";
+import { binary, type BinaryOp, cmp, compare, equals, getItem, setItem, unary } from "../../src/interpreter/ops.js";
+import { isIn, isNotIn } from "../../src/interpreter/stepping.js";
 import { floatRepr } from "../../src/interpreter/repr.js";
-import { PyFloat, PyTuple } from "../../src/interpreter/values.js";
+import { PyDict, PyFloat, PyList, PyTuple, type Value } from "../../src/interpreter/values.js";
 import { testContext } from "./native-context.js";
 
 /** Runs `source` under python3 and returns the JSON it prints. */
@@ -321,5 +334,198 @@ RESULT = [words, len(words), text.split(None, 2000)[-1][:40], distinct.split(), 
 `;
     const expected = cpython(`import json\n${source}\nprint(json.dumps(RESULT))`, null);
     expect(await result(source)).toEqual(expected);
+  });
+});
+
+// ------------------------------------------------------------------ the fast-path table
+
+/** What a fast path's caller falls back to: its own answer tells the checks the path did not answer. */
+const FELL_THROUGH = Symbol("fell through");
+
+/** The operand values of the checks: the edges of ints as JS numbers, big ints, bools, floats (with -0.0 and NaN), strs, None. */
+const OPERANDS: Value[] = [
+  0, 1, -1, 2, -2, 3, -3, 7, -7, 10, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32 + 5, 2 ** 52, 2 ** 53 - 1, -(2 ** 53 - 1), 94906267, 123456789012,
+  2n ** 53n, -(2n ** 53n), 10n ** 20n, true, false,
+  new PyFloat(0), new PyFloat(-0), new PyFloat(1.5), new PyFloat(-2.5), new PyFloat(3), new PyFloat(NaN), new PyFloat(Infinity), new PyFloat(-Infinity), new PyFloat(1e308), new PyFloat(5e-324),
+  "", "a", "ab", "\u0000a", null,
+];
+
+/** Random ints and floats besides the edges: a wrong sign or rounding rule shows on some of them. */
+function randomOperands(n: number, seed: number): Value[] {
+  let x = seed;
+  const next = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const out: Value[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = next();
+    out.push(r < 0.4 ? Math.round((next() - 0.5) * 2 ** (1 + Math.floor(next() * 53))) || 1 : r < 0.7 ? Math.round((next() - 0.5) * 200) : new PyFloat((next() - 0.5) * 10 ** Math.floor(next() * 8)));
+  }
+  return out;
+}
+
+/** The same value: ints and bools by Object.is (an int is never -0), floats by their doubles (-0.0 apart, NaN equal to NaN). */
+function same(a: unknown, b: unknown): boolean {
+  if (a instanceof PyFloat && b instanceof PyFloat) return Object.is(a.v, b.v);
+  return Object.is(a, b);
+}
+
+type Outcome = { value: unknown; steps: number; memory: number } | { error: string };
+
+const text = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `${x}n` : x instanceof PyFloat ? `${x.v}f` : x));
+
+/** What `run` gives on a fresh budget: its value and charges, or the error it raised. */
+function outcome(run: (budget: Budget) => unknown): Outcome {
+  const budget = new Budget({ ...DEFAULT_LIMITS, max_memory_bytes: 1 << 20 });
+  try {
+    const value = run(budget);
+    return { value, steps: budget.steps, memory: budget.memory };
+  } catch (e) {
+    return { error: String(e) };
+  }
+}
+
+/**
+ * The disagreements of a shortcut with the general operation on `cases`: wherever the shortcut
+ * answers, the general operation must give the same value with the same charges. A shortcut
+ * that never answers on them is one too (it would make every check here pass).
+ */
+function disagreements(cases: Value[][], fast: (budget: Budget, operands: Value[]) => unknown, general: (budget: Budget, operands: Value[]) => unknown): string[] {
+  const out: string[] = [];
+  let answered = 0;
+  for (const operands of cases) {
+    const got = outcome((budget) => fast(budget, operands));
+    if ("value" in got && got.value === FELL_THROUGH) continue;
+    answered++;
+    const want = outcome((budget) => general(budget, operands));
+    const agree = "value" in got ? "value" in want && same(got.value, want.value) && got.steps === want.steps && got.memory === want.memory : "error" in want;
+    if (!agree) out.push(`${text(operands)}: ${text(got)} against ${text(want)}`);
+  }
+  if (answered === 0) out.push("never answered");
+  return out;
+}
+
+/** A fast path as the code generator emits it: its text in a function of its operands, falling through to FELL_THROUGH. */
+function emitted(path: FastPath, arity: number): (budget: Budget, operands: Value[]) => unknown {
+  const names = Array.from({ length: arity }, (_, i) => `x${i}`);
+  const run = new Function("rt", "FELL", ...Object.keys(FAST_PATH_SCOPE), ...names, `let t; ${path("t", ...names)} else return FELL; return t;`);
+  return (budget, operands) => run({ budget }, FELL_THROUGH, ...Object.values(FAST_PATH_SCOPE), ...operands);
+}
+
+/** As emitted, with each operand a JS literal where it can be one (generated code writes constants inline). */
+function emittedWithLiterals(path: FastPath): (budget: Budget, operands: Value[]) => unknown {
+  return (budget, operands) => {
+    const literal = (v: Value, i: number) => (typeof v === "number" && v >= 0 ? String(v) : typeof v === "string" ? JSON.stringify(v) : v === null || typeof v === "boolean" ? String(v) : `x${i}`);
+    const texts = operands.map(literal);
+    const run = new Function("rt", "FELL", ...Object.keys(FAST_PATH_SCOPE), "x0", "x1", `let t; ${path("t", ...texts)} else return FELL; return t;`);
+    return run({ budget }, FELL_THROUGH, ...Object.values(FAST_PATH_SCOPE), ...operands);
+  };
+}
+
+/** A frame as the closure tier's operators read it: its runtime's budget, and its slots. */
+function frameOf(budget: Budget, slots: Value[] = []): Frame {
+  return { rt: { budget }, slots } as unknown as Frame;
+}
+
+const constant = (v: Value): Expr => () => v;
+const fellThrough = () => FELL_THROUGH as unknown as Value;
+
+const PAIRS: Value[][] = [];
+for (const a of [...OPERANDS, ...randomOperands(40, 7)]) for (const b of [...OPERANDS, ...randomOperands(40, 11)]) PAIRS.push([a, b]);
+
+const GENERAL_COMPARE: Record<string, (budget: Budget, a: Value, b: Value) => unknown> = {
+  "<": (budget, a, b) => compare("<", a, b, budget),
+  "<=": (budget, a, b) => compare("<=", a, b, budget),
+  ">": (budget, a, b) => compare(">", a, b, budget),
+  ">=": (budget, a, b) => compare(">=", a, b, budget),
+  "==": (_budget, a, b) => equals(a, b),
+  "!=": (_budget, a, b) => !equals(a, b),
+  in: (budget, a, b) => isIn(b, a, budget),
+  "not in": (budget, a, b) => isNotIn(b, a, budget),
+};
+
+describe("the fast-path table, in both tiers' forms", () => {
+  const binaryGeneral = (op: BinaryOp) => (budget: Budget, [a, b]: Value[]) => binary(op, a!, b!, budget);
+
+  for (const [op, path] of Object.entries(BINARY_FAST_PATHS) as [BinaryOp, FastPath][]) {
+    it(`\`a ${op} b\` answers as ops.binary wherever it answers`, () => {
+      expect(disagreements(PAIRS, emitted(path, 2), binaryGeneral(op))).toEqual([]);
+      expect(disagreements(PAIRS, emittedWithLiterals(path), binaryGeneral(op))).toEqual([]);
+      const closure = (budget: Budget, [a, b]: Value[]) => operatorClosure(op, constant(a!), constant(b!), fellThrough)!(frameOf(budget));
+      expect(disagreements(PAIRS, closure, binaryGeneral(op))).toEqual([]);
+    });
+  }
+
+  const dict = new PyDict();
+  dict.set("a", 1);
+  dict.set(2, "two");
+  const withDicts = [...PAIRS, ...OPERANDS.map((a) => [a, dict])];
+  for (const [op, path] of Object.entries(COMPARE_FAST_PATHS)) {
+    it(`\`a ${op} b\` answers as the general comparison wherever it answers`, () => {
+      const general = (budget: Budget, [a, b]: Value[]) => GENERAL_COMPARE[op]!(budget, a!, b!);
+      expect(disagreements(withDicts, emitted(path, 2), general)).toEqual([]);
+      expect(disagreements(withDicts, emittedWithLiterals(path), general)).toEqual([]);
+      const closure = (budget: Budget, [a, b]: Value[]) => operatorClosure(op, constant(a!), constant(b!), fellThrough)!(frameOf(budget));
+      expect(disagreements(withDicts, closure, general)).toEqual([]);
+    });
+  }
+
+  it("fused on ints in slots, each operator answers as the general operation", () => {
+    const ints = PAIRS.filter(([a, b]) => typeof a === "number" && typeof b === "number");
+    for (const op of ["+", "-", "*", "%", "//", "<", "<=", ">", ">=", "==", "!="]) {
+      const general = (budget: Budget, [a, b]: Value[]) => (op in GENERAL_COMPARE ? GENERAL_COMPARE[op]!(budget, a!, b!) : binary(op as BinaryOp, a!, b!, budget));
+      const slots = (budget: Budget, [a, b]: Value[]) => fusedClosure(op, 0, { slot: 1 }, fellThrough)!(frameOf(budget, [a!, b!]));
+      const withConstant = (budget: Budget, [a, b]: Value[]) => fusedClosure(op, 0, { constant: b as number }, fellThrough)!(frameOf(budget, [a!]));
+      expect([op, disagreements(ints, slots, general)]).toEqual([op, []]);
+      expect([op, disagreements(ints, withConstant, general)]).toEqual([op, []]);
+    }
+  });
+
+  it("`-v` answers as ops.unary wherever it answers", () => {
+    const singles = [...OPERANDS, ...randomOperands(60, 3)].map((v) => [v]);
+    const general = (budget: Budget, [v]: Value[]) => unary("-", v!, budget);
+    expect(disagreements(singles, emitted(NEGATE_FAST_PATH, 1), general)).toEqual([]);
+    expect(disagreements(singles, (budget, [v]) => negateClosure(constant(v!), fellThrough)(frameOf(budget)), general)).toEqual([]);
+  });
+
+  const containers = (): Value[] => {
+    const d = new PyDict();
+    for (const [k, v] of [["a", 1], ["\u0000a", 2], [3, "three"], [-1, "minus one"], [true, "true"], [new PyFloat(2.5), "float"], [null, "none"]] as [Value, Value][]) d.set(k, v);
+    return [d, new PyDict(), new PyList([10, 20, 30]), new PyList([]), new PyTuple([1, "b", null]), "abc", null];
+  };
+  const KEYS: Value[] = ["a", "\u0000a", "b", "", 0, 1, 2, 3, -1, -3, -4, 5, 2 ** 53 - 1, 2n ** 60n, true, false, new PyFloat(1), new PyFloat(2.5), new PyFloat(-0), null];
+
+  it("`c[k]` answers as ops.getItem wherever it answers, with a str literal key too", () => {
+    const cases = containers().flatMap((c) => KEYS.map((k) => [c, k]));
+    const general = (budget: Budget, [c, k]: Value[]) => getItem(c!, k!, budget);
+    expect(disagreements(cases, emitted(ITEM_FAST_PATH, 2), general)).toEqual([]);
+    const strKeys = cases.filter(([, k]) => typeof k === "string" && k.length > 0 && !k.startsWith("\u0000"));
+    expect(disagreements(strKeys, emitted(STR_KEY_ITEM_FAST_PATH, 2), general)).toEqual([]);
+  });
+
+  it("`c[k] = v` stores and charges as ops.setItem wherever it stores", () => {
+    const store = emitted(SET_ITEM_FAST_PATH, 3);
+    const problems: string[] = [];
+    let stores = 0;
+    for (let i = 0; i < containers().length; i++) {
+      for (const k of KEYS) {
+        const mine = containers()[i]!;
+        const theirs = containers()[i]!;
+        const got = outcome((budget) => store(budget, [mine, k, "new"]));
+        if ("value" in got && got.value === FELL_THROUGH) continue;
+        stores++;
+        const want = outcome((budget) => setItem(theirs, k, "new", budget));
+        const contents = (c: Value) => (c instanceof PyDict ? [...c.map.entries()] : c instanceof PyList ? c.items : c);
+        const stored = JSON.stringify(contents(mine)) === JSON.stringify(contents(theirs));
+        if (!("memory" in got) || !("memory" in want) || got.memory !== want.memory || !stored) problems.push(`${i} ${String(k)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(stores).toBeGreaterThan(10);
+  });
+
+  it("catch a wrong entry: JavaScript's own % on ints disagrees", () => {
+    const jsModulo: FastPath = (t, a, b) => `if (typeof ${a} === "number" && typeof ${b} === "number" && ${b} !== 0) ${t} = ${a} % ${b};`;
+    expect(disagreements(PAIRS, emitted(jsModulo, 2), binaryGeneral("%")).length).toBeGreaterThan(0);
+    const noNegativeZeroFix: FastPath = (t, a, b) => `if (typeof ${a} === "number" && typeof ${b} === "number" && Number.isSafeInteger(${t} = ${a} * ${b})) {}`;
+    expect(disagreements(PAIRS, emitted(noNegativeZeroFix, 2), binaryGeneral("*")).length).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,7 @@
 // of the interpreter showing), and every run ends within its time. FUZZ_COUNT and FUZZ_SEED run
 // more (`npm run fuzz`; FUZZ_COUNT=20000 FUZZ_SEED=7 npm run fuzz).
 import { afterAll, describe, expect, it } from "vitest";
-import { setCodegen } from "../../src/interpreter/compile.js";
+import { setCodegen } from "../../src/interpreter/tiering.js";
 import { execute, type Hosts } from "../../src/interpreter/execute.js";
 import { Tensor } from "../../src/interpreter/tensor.js";
 import { hasConformance, montyChunks, starlarkChunks } from "../grammar/corpus.js";

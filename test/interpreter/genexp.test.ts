@@ -3,7 +3,7 @@
 // CPython would make it. Every snippet runs under python3 too (test/interpreter/cpython.ts).
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { setCodegen } from "../../src/interpreter/compile.js";
+import { setCodegen } from "../../src/interpreter/tiering.js";
 import { execute, type Hosts, type SandboxResult } from "../../src/interpreter/execute.js";
 import { setYieldAlways } from "../../src/interpreter/runtime.js";
 import { cpython } from "./cpython.js";

@@ -2,7 +2,7 @@
 // and no single operation holds the event loop. Big-int work is charged before it is done
 // (bigint-cost.ts), and decimal text is limited to 4300 digits as in CPython 3.11 (int-text.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setCodegen } from "../../src/interpreter/compile.js";
+import { setCodegen } from "../../src/interpreter/tiering.js";
 import { execute } from "../../src/interpreter/execute.js";
 import { cpython } from "./cpython.js";
 import { measure } from "./stall.js";

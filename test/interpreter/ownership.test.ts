@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Budget, DEFAULT_LIMITS } from "../../src/interpreter/budget.js";
-import { setCodegen } from "../../src/interpreter/compile.js";
+import { setCodegen } from "../../src/interpreter/tiering.js";
 import { execute, type Hosts, type SandboxResult } from "../../src/interpreter/execute.js";
 import { cpython } from "./cpython.js";
 

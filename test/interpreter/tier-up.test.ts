@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "../../grammar/parse.js";
 import { compiledUnitCount, rejectedUnitCount } from "../../src/interpreter/codegen.js";
-import { compiledModuleCount, setCodegen, setTierUp } from "../../src/interpreter/compile.js";
+import { compiledModuleCount } from "../../src/interpreter/compile.js";
+import { setCodegen, setTierUp } from "../../src/interpreter/tiering.js";
 import { execute, type Hosts } from "../../src/interpreter/execute.js";
 import { analyse, analysisCount } from "../../src/interpreter/scope.js";
 import { CASES } from "./cases.js";

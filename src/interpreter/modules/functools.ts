@@ -4,7 +4,7 @@
 // A partial (or cached) function whose body waits on a tool call works: the call goes through
 // callMayWait and its result is the partial's. reduce's function runs synchronously, as every
 // function given to a built-in does (a tool call there is refused with the usual advice).
-import { PyFunction } from "../compile.js";
+import { PyFunction } from "../function.js";
 import { EXC, PyExcType, PyException, pyError } from "../errors.js";
 import { PyClass, PyInstance } from "../instance.js";
 import type { Kwargs, NativeContext, NativeFn } from "../native.js";

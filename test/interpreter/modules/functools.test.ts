@@ -1,8 +1,7 @@
 // The functools module: reduce, partial, cmp_to_key, lru_cache and cache (CPython's keys, counts
 // and eviction order), wraps; cached and partial functions that make tool calls; budgets.
 import { describe, expect, it } from "vitest";
-import type { FunctionCode } from "../../../src/interpreter/compile.js";
-import { PyFunction } from "../../../src/interpreter/compile.js";
+import { type FunctionCode, PyFunction } from "../../../src/interpreter/function.js";
 import { execute, type Hosts } from "../../../src/interpreter/execute.js";
 import { FUNCTOOLS_MODULE } from "../../../src/interpreter/modules/functools.js";
 import type { NativeFn } from "../../../src/interpreter/native.js";
