@@ -50,6 +50,8 @@ export interface ServerOptions extends AgentRouteOptions {
   hosts?: HostPolicy;
   /** `server.allow_unauthenticated_stdio`: let the API add or edit stdio clients without an admin token. */
   allowUnauthenticatedStdio?: boolean;
+  /** Adds hooks and routes before all others (src/telemetry: request spans, GET /metrics). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 // ------------------------------------------------------------------ schemas
@@ -607,7 +609,7 @@ function routeOf(request: FastifyRequest): string {
 }
 
 function isAdminRoute(route: string): boolean {
-  return route === "/api" || route.startsWith("/api/");
+  return route === "/api" || route.startsWith("/api/") || route === "/metrics";
 }
 
 const callers = new WeakMap<FastifyRequest, Caller>();
@@ -680,6 +682,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, verbose: true } },
     schemaErrorFormatter: (errors, dataVar) => new HttpError(400, describeValidation(errors, dataVar)),
   });
+  options.instrument?.(app);
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;

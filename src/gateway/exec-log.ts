@@ -12,6 +12,8 @@ export interface ExecutionEvent {
   caller: string;
   code: string;
   result: SandboxResult;
+  /** The meta-tool that ran it: executeToolCode or executeToolScript (executeToolCode when absent). */
+  tool?: string;
 }
 
 export interface LoggedToolCall {
