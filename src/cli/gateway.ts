@@ -14,6 +14,7 @@ import type { ShapeChange } from "../gateway/shapes.js";
 import { type KeyChange, KeyRing } from "../gateway/virtual-keys.js";
 import { mountMcp, serveStdio } from "../gateway/mcp-face.js";
 import { type ClientConfig, ConfigError } from "../upstream/config.js";
+import { resolveTelemetry, startTelemetry, TelemetryConfigError, type TelemetrySettings } from "../telemetry/index.js";
 
 const USAGE = "usage: code-mode-gateway [--config config.json] [--data ./data] [--host 127.0.0.1] [--port 8080] [--stdio]";
 
@@ -114,6 +115,14 @@ async function main(): Promise<number> {
     }
     throw e;
   }
+  let telemetrySettings: TelemetrySettings | null;
+  try {
+    telemetrySettings = resolveTelemetry(config.telemetry);
+  } catch (e) {
+    if (!(e instanceof TelemetryConfigError)) throw e;
+    log(`invalid telemetry settings: ${e.message}`);
+    return 2;
+  }
   let plugins;
   try {
     plugins = await loadPlugins(config.plugins);
@@ -135,6 +144,7 @@ async function main(): Promise<number> {
   const settings: GatewaySettings = saved ? { ...config.settings, ...saved } : config.settings;
   const gateway = new Gateway(settings);
   gateway.preToolCall = chainPlugins(plugins);
+  const telemetry = telemetrySettings === null ? null : startTelemetry(gateway, telemetrySettings);
   // Every change is committed before the API answers (the events are synchronous).
   gateway.on("settings", (s: GatewaySettings) => store.putSettings(storedSettings(s)));
   gateway.on("client-saved", (c: ClientConfig) => store.putClient(c));
@@ -184,6 +194,7 @@ async function main(): Promise<number> {
     gateway.cancelAll();
     await close().catch(() => undefined);
     await gateway.close();
+    await telemetry?.shutdown().catch((e: unknown) => log(`telemetry: spans not sent at shutdown: ${(e as Error).message}`));
     store.close();
   };
 
@@ -207,6 +218,7 @@ async function main(): Promise<number> {
     providers: config.providers,
     hosts,
     allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
+    ...(telemetry ? { instrument: telemetry.instrument } : {}),
   });
   mountMcp(app, gateway, callerOf, { hosts, idleSeconds: config.mcpSessionIdleSeconds });
   try {
