@@ -104,7 +104,10 @@ export async function runLoop<Answer, Raw>(
     const providerSeconds = (performance.now() - started) / 1000;
     const calls = conversation.callsOf(answer);
     // Told to whoever watches the gateway (telemetry): the round's provider request, then its tools.
-    const round = (ran: number) => gateway.emit("agent-round", { round: depth + 1, started, provider_seconds: providerSeconds, duration_seconds: (performance.now() - started) / 1000, tool_calls: ran } satisfies AgentRoundEvent);
+    const round = (ran: number) => {
+      const event: AgentRoundEvent = { round: depth + 1, started, provider_seconds: providerSeconds, duration_seconds: (performance.now() - started) / 1000, tool_calls: ran };
+      gateway.emit("agent-round", event);
+    };
     if (calls.length === 0 || depth >= maxDepth) {
       round(0);
       return { kind: "answer", answer };

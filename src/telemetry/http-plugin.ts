@@ -34,17 +34,22 @@ export function instrumentServer(app: FastifyInstance, tracing: Tracing | null, 
 
 function traceRequests(app: FastifyInstance, tracing: Tracing): void {
   const spans = new WeakMap<FastifyRequest, { span: Span; inside: Context }>();
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     if (request.url === METRICS_ROUTE) return done();
     const parent = propagation.extract(ROOT_CONTEXT, request.headers, headerGetter);
     const path = request.url.split("?")[0]!;
-    const span = tracing.tracer.startSpan(
-      `${request.method} ${request.routeOptions.url ?? path}`,
-      { kind: SpanKind.SERVER, startTime: tracing.wallClock(performance.now()), attributes: { "http.request.method": request.method, "url.path": path, ...(request.routeOptions.url ? { "http.route": request.routeOptions.url } : {}) } },
-      parent,
-    );
+    const route = request.routeOptions.url;
+    const attributes = { "http.request.method": request.method, "url.path": path, ...(route ? { "http.route": route } : {}) };
+    const span = tracing.tracer.startSpan(`${request.method} ${route ?? path}`, { kind: SpanKind.SERVER, startTime: tracing.wallClock(performance.now()), attributes }, parent);
     const inside = trace.setSpan(parent, span);
     spans.set(request, { span, inside });
+    // A caller that goes away before the answer: no onResponse comes, the span ends here.
+    reply.raw.once("close", () => {
+      if (reply.raw.writableFinished || !spans.has(request)) return;
+      spans.delete(request);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: "the client went away before the answer" });
+      span.end(tracing.wallClock(performance.now()));
+    });
     context.with(inside, done);
   });
   // The body is read between onRequest and preHandler, outside that context: the route runs in it again.

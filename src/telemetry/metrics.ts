@@ -24,13 +24,34 @@ export class GatewayMetrics {
   constructor(private readonly gateway: Gateway) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.executions = new Counter({ name: "codemode_executions_total", help: "Executions (executeToolCode, executeToolScript) by how they ended: ok, error, timeout, cancelled or <limit>_limit.", labelNames: ["outcome"], registers });
+    this.executions = new Counter({
+      name: "codemode_executions_total",
+      help: "Executions (executeToolCode, executeToolScript) by how they ended: ok, error, timeout, cancelled or <limit>_limit.",
+      labelNames: ["outcome"],
+      registers,
+    });
     this.executionSeconds = new Histogram({ name: "codemode_execution_duration_seconds", help: "How long executions ran.", buckets: DURATION_BUCKETS, registers });
-    this.toolCalls = new Counter({ name: "codemode_tool_calls_total", help: "Tool calls made by scripts, by upstream server, tool and outcome (ok, error, timeout).", labelNames: ["server", "tool", "outcome"], registers });
-    this.toolCallSeconds = new Histogram({ name: "codemode_tool_call_duration_seconds", help: "How long scripts' tool calls took, by upstream server.", labelNames: ["server"], buckets: DURATION_BUCKETS, registers });
+    this.toolCalls = new Counter({
+      name: "codemode_tool_calls_total",
+      help: "Tool calls made by scripts, by upstream server, tool and outcome (ok, error, timeout).",
+      labelNames: ["server", "tool", "outcome"],
+      registers,
+    });
+    this.toolCallSeconds = new Histogram({
+      name: "codemode_tool_call_duration_seconds",
+      help: "How long scripts' tool calls took, by upstream server.",
+      labelNames: ["server"],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
     this.active = new Gauge({ name: "codemode_executions_active", help: "Executions running now.", registers });
     this.rounds = new Counter({ name: "codemode_agent_rounds_total", help: "Rounds of agent loops (a provider request and the tools it asked for).", registers });
-    this.providerSeconds = new Histogram({ name: "codemode_provider_request_duration_seconds", help: "How long agent mode's provider requests took to answer.", buckets: DURATION_BUCKETS, registers });
+    this.providerSeconds = new Histogram({
+      name: "codemode_provider_request_duration_seconds",
+      help: "How long agent mode's provider requests took to answer.",
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
     const manager = gateway.manager;
     new Gauge({
       name: "codemode_upstream_connected",

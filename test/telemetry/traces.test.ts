@@ -148,6 +148,25 @@ describe.each([
     expect(rounds[0]!.endNs).toBeLessThanOrEqual(rounds[1]!.startNs);
   });
 
+  it("ends the span of a request whose caller went away, and names the execution cancelled", async () => {
+    const caller = callerTrace();
+    const controller = new AbortController();
+    const body = JSON.stringify({ id: "c1", type: "function", function: { name: "executeToolCode", arguments: JSON.stringify({ code: "rec.ping(ms=3000)" }) } });
+    const request = fetch(`${stack.url}/v1/mcp/tool/execute`, { method: "POST", headers: { "content-type": "application/json", traceparent: caller.header }, body, signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    await expect(request).rejects.toThrow();
+    const deadline = Date.now() + 5000;
+    let spans: ReceivedSpan[] = [];
+    while (Date.now() < deadline && (spans = stack.receiver!.spans.filter((s) => s.traceId === caller.traceId)).length < 3) {
+      await new Promise((r) => setTimeout(r, 20));
+      await stack.telemetry.tracing!.flush();
+    }
+    const http = spans.find((s) => s.kind === SERVER)!;
+    expect(http.status).toEqual({ code: ERROR, message: "the client went away before the answer" });
+    expect(spans.find((s) => s.name === "executeToolCode")?.attributes["codemode.outcome"]).toBe("cancelled");
+    expect(spans.find((s) => s.name === "rec.ping")?.parentSpanId).toBe(spans.find((s) => s.name === "executeToolCode")?.spanId);
+  });
+
   it("names a limit, a failed call and its error type", async () => {
     const caller = callerTrace();
     const code = "try:\n    rec.fail()\nexcept ToolError:\n    pass\nwhile True:\n    pass";
