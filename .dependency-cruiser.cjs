@@ -1,10 +1,11 @@
 // The project's layers, checked on the compiled JavaScript (dist/) by test/architecture.test.ts
 // and `npm run check:layers`. Lowest first: grammar, interpreter (the sandbox), upstream (MCP
 // connections), codemode (stubs, search, the bridge), gateway (the domain: clients, keys,
-// visibility), agent (agent mode), api (HTTP), cli (the binaries; src/open-gateway.ts, beside
-// the layers, composes them for the CLI, embedders and tests). A module may import its own
-// layer and the layers below it, never one above: the rules below forbid each upward edge.
-const LAYERS = ["grammar", "src/interpreter", "src/upstream", "src/codemode", "src/gateway", "src/agent", "src/api", "src/cli"];
+// visibility), agent (agent mode), api (HTTP), telemetry (traces and metrics: it follows the
+// gateway's events and gives buildServer its hooks), cli (the binaries; src/open-gateway.ts,
+// beside the layers, composes them for the CLI, embedders and tests). A module may import its
+// own layer and the layers below it, never one above: the rules below forbid each upward edge.
+const LAYERS = ["grammar", "src/interpreter", "src/upstream", "src/codemode", "src/gateway", "src/agent", "src/api", "src/telemetry", "src/cli"];
 
 /** Which lower layers each layer may not import although they are below it (kept apart on purpose). */
 const APART = {

@@ -5,7 +5,7 @@
 // /v1/mcp/tool/execute and the small statistics the benches print.
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
-import { buildServer } from "../src/api/server.js";
+import { buildServer, type ServerOptions } from "../src/api/server.js";
 import { UNRESTRICTED } from "../src/gateway/caller.js";
 import { DEFAULT_SETTINGS, Gateway } from "../src/gateway/gateway.js";
 import { parseClientConfig } from "../src/upstream/config.js";
@@ -33,11 +33,14 @@ export interface BenchGateway {
   close(): Promise<void>;
 }
 
-/** A gateway with `edge` (code mode) and `plain` (direct) connected, listening on 127.0.0.1. */
-export async function startGateway(): Promise<BenchGateway> {
+/**
+ * A gateway with `edge` (code mode) and `plain` (direct) connected, listening on 127.0.0.1;
+ * `serverOptions` may add to buildServer's options (bench/telemetry.ts adds telemetry's hooks).
+ */
+export async function startGateway(serverOptions: (gateway: Gateway) => ServerOptions = () => ({})): Promise<BenchGateway> {
   const gateway = new Gateway({ ...DEFAULT_SETTINGS, limits: { ...DEFAULT_SETTINGS.limits } });
   for (const raw of edgeClients()) gateway.addClient(parseClientConfig(raw));
-  const app = buildServer(gateway);
+  const app = buildServer(gateway, serverOptions(gateway));
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;

@@ -13,6 +13,7 @@ import { Gateway, type GatewaySettings } from "./gateway/gateway.js";
 import type { ShapeChange } from "./gateway/shapes.js";
 import { Store, type StoredSettings } from "./gateway/store.js";
 import type { KeyChange, KeyRing } from "./gateway/virtual-keys.js";
+import { startTelemetry, type TelemetrySettings } from "./telemetry/index.js";
 import type { ClientConfig } from "./upstream/config.js";
 
 export interface OpenGatewayOptions {
@@ -28,6 +29,8 @@ export interface OpenGatewayOptions {
   log?: (message: string) => void;
   /** Fastify's request logging (default off). */
   logger?: boolean;
+  /** Traces and metrics (src/telemetry: resolveTelemetry of config.json's section and OTEL_*); null or absent: off. */
+  telemetry?: TelemetrySettings | null;
 }
 
 /** What listen() bound: the port is the actual one when 0 was asked. */
@@ -111,6 +114,7 @@ function compose(options: OpenGatewayOptions, store: Store, preToolCall: Gateway
   const saved = store.getSettings();
   const gateway = new Gateway(saved ? { ...config.settings, ...saved } : config.settings);
   gateway.preToolCall = preToolCall;
+  const telemetry = options.telemetry ? startTelemetry(gateway, options.telemetry) : null;
   // Every change is committed before the API answers (the events are synchronous).
   gateway.on("settings", (s: GatewaySettings) => store.putSettings(storedSettings(s)));
   gateway.on("client-saved", (c: ClientConfig) => store.putClient(c));
@@ -150,6 +154,7 @@ function compose(options: OpenGatewayOptions, store: Store, preToolCall: Gateway
     providers: config.providers,
     hosts,
     allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
+    ...(telemetry ? { instrument: telemetry.instrument } : {}),
     mcpSessionIdleSeconds: config.mcpSessionIdleSeconds,
     logger: options.logger ?? false,
   });
@@ -179,6 +184,7 @@ function compose(options: OpenGatewayOptions, store: Store, preToolCall: Gateway
         gateway.cancelAll();
         await closeServer(app).catch((e: unknown) => log(`closing the HTTP server: ${(e as Error).message}`));
         await gateway.close();
+        await telemetry?.shutdown().catch((e: unknown) => log(`telemetry: spans not sent at shutdown: ${(e as Error).message}`));
         store.close();
       })();
       return closing;

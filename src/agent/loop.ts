@@ -27,6 +27,20 @@ export interface AgentRun {
   signal?: AbortSignal;
 }
 
+/** What the gateway emits as "agent-round" after each round of an agent loop. */
+export interface AgentRoundEvent {
+  /** 1 for the first round. */
+  round: number;
+  /** When the round began (performance.now()). */
+  started: number;
+  /** How long the provider took to answer. */
+  provider_seconds: number;
+  /** The whole round: the provider's answer and the tools it ran. */
+  duration_seconds: number;
+  /** How many tool calls the gateway ran in the round. */
+  tool_calls: number;
+}
+
 /** A call runs now (with its arguments, or only an error to report), or goes back to the caller, saying why. */
 type Decision = { run: true; args: Record<string, unknown> } | { run: false; reason: string } | { run: true; error: string };
 
@@ -86,9 +100,19 @@ export async function runLoop<Answer, Raw>(
   const maxDepth = gateway.settings.maxAgentDepth;
   const ours = new Set(offered.map((t) => t.name));
   for (let depth = 0; ; depth++) {
+    const started = performance.now();
     const answer = await conversation.complete();
+    const providerSeconds = (performance.now() - started) / 1000;
     const calls = conversation.callsOf(answer);
-    if (calls.length === 0 || depth >= maxDepth) return { kind: "answer", answer };
+    // Told to whoever watches the gateway (telemetry): the round's provider request, then its tools.
+    const round = (ran: number) => {
+      const event: AgentRoundEvent = { round: depth + 1, started, provider_seconds: providerSeconds, duration_seconds: (performance.now() - started) / 1000, tool_calls: ran };
+      gateway.emit("agent-round", event);
+    };
+    if (calls.length === 0 || depth >= maxDepth) {
+      round(0);
+      return { kind: "answer", answer };
+    }
 
     const decisions = calls.map((call) => decide(gateway, caller, ours, call));
     const pending: Pending<Raw>[] = [];
@@ -118,6 +142,7 @@ export async function runLoop<Answer, Raw>(
     // A client that went away while the tools ran gets no further provider round.
     if (signal?.aborted) throw signal.reason;
     const executed = outcomes.filter((o): o is Executed<Raw> => o !== null);
+    round(executed.length);
     if (pending.length > 0) {
       const order = (p: Pending<Raw>) => calls.indexOf(p.call);
       return { kind: "approval", answer, executed, pending: pending.sort((a, b) => order(a) - order(b)) };

@@ -107,7 +107,7 @@ function routeOf(request: FastifyRequest): string {
 }
 
 function isAdminRoute(route: string): boolean {
-  return route === "/api" || route.startsWith("/api/");
+  return route === "/api" || route.startsWith("/api/") || route === "/metrics";
 }
 
 const callers = new WeakMap<FastifyRequest, Caller>();

@@ -43,6 +43,8 @@ export interface ServerOptions {
   mcpSessionIdleSeconds?: number;
   /** The built web UI's folder (default: dist/web under the package root). */
   webRoot?: string;
+  /** Adds hooks and routes before all others (src/telemetry: request spans, GET /metrics). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 /** The app for `gateway`; the virtual keys in force are the gateway's (`gateway.keys`). */
@@ -53,6 +55,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, verbose: true } },
     schemaErrorFormatter: validationError,
   });
+  options.instrument?.(app);
   const adminToken = options.adminToken || undefined;
 
   // Plugins load in this order; the first three reach every route, access first of all.

@@ -8,6 +8,7 @@ import { loadGatewayConfig } from "../gateway/config-file.js";
 import { serveStdio } from "../gateway/mcp-face.js";
 import { StoreError } from "../gateway/store.js";
 import { ListenError, type OpenedGateway, openGateway } from "../open-gateway.js";
+import { resolveTelemetry, TelemetryConfigError, type TelemetrySettings } from "../telemetry/index.js";
 import { ConfigError } from "../upstream/config.js";
 
 const USAGE = "usage: code-mode-gateway [--config config.json] [--data ./data] [--host 127.0.0.1] [--port 8080] [--stdio]";
@@ -65,9 +66,17 @@ async function main(): Promise<number> {
     }
     throw e;
   }
+  let telemetry: TelemetrySettings | null;
+  try {
+    telemetry = resolveTelemetry(config.telemetry);
+  } catch (e) {
+    if (!(e instanceof TelemetryConfigError)) throw e;
+    log(`invalid telemetry settings: ${e.message}`);
+    return 2;
+  }
   let opened: OpenedGateway;
   try {
-    opened = await openGateway({ config, dataDir: options.data, host: options.host, port: options.port, log });
+    opened = await openGateway({ config, dataDir: options.data, host: options.host, port: options.port, log, telemetry });
   } catch (e) {
     if (e instanceof PluginError) {
       log(`invalid config: ${e.message}`);

@@ -31,6 +31,37 @@ export interface GatewayConfig {
   providers: ProviderConfig[];
   /** `plugins`: modules exporting a pre-tool-call hook, in the order they run. */
   plugins: string[];
+  /** `telemetry`: traces and metrics (src/telemetry/config.ts adds the OTEL_* variables); absent when not set. */
+  telemetry?: TelemetrySection;
+}
+
+/** config.json's `telemetry` section as written (every field optional). */
+export interface TelemetrySection {
+  /** The OTLP/HTTP base URL (`/v1/traces` is added), as OTEL_EXPORTER_OTLP_ENDPOINT. */
+  endpoint?: string;
+  protocol?: "http/json" | "http/protobuf";
+  service_name?: string;
+  /** Serve `GET /metrics` (default true). */
+  metrics?: boolean;
+  /** Put code, arguments and results on spans (default false: they may hold secrets). */
+  record_payloads?: boolean;
+}
+
+/** Checks `telemetry`: each field's type; an unknown field is refused. */
+export function parseTelemetrySection(raw: unknown, at = "telemetry"): TelemetrySection | undefined {
+  if (raw === undefined) return undefined;
+  const t = object(raw, at);
+  const kinds = { endpoint: "string", protocol: "string", service_name: "string", metrics: "boolean", record_payloads: "boolean" } as const;
+  for (const [key, value] of Object.entries(t)) {
+    const kind = kinds[key as keyof typeof kinds];
+    if (kind === undefined) throw new ConfigError(`${at}.${key}`, `unknown field (known: ${Object.keys(kinds).join(", ")})`);
+    if (typeof value !== kind) throw new ConfigError(`${at}.${key}`, kind === "boolean" ? "must be true or false" : "must be a string");
+  }
+  if (t.protocol !== undefined && t.protocol !== "http/json" && t.protocol !== "http/protobuf") {
+    throw new ConfigError(`${at}.protocol`, `must be "http/json" or "http/protobuf", not ${JSON.stringify(t.protocol)}`);
+  }
+  if (t.endpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(t.endpoint as string)) throw new ConfigError(`${at}.endpoint`, "must be an http(s) URL such as http://127.0.0.1:4318");
+  return t as TelemetrySection;
 }
 
 /** The wire format a provider speaks: OpenAI chat completions, or Anthropic Messages. */
@@ -66,7 +97,7 @@ const PROVIDER_FIELDS = ["name", "type", "base_url", "api_key", "headers", "time
 // field (`govrenance`) would otherwise be ignored, leaving its setting off without a word.
 const ROOT_FIELDS = [
   "mcp", "mcpServers", "client_config", "server", "governance", "providers", "plugins",
-  "workspace_root", "workspace_max_write_bytes", "workspace_max_created",
+  "workspace_root", "workspace_max_write_bytes", "workspace_max_created", "telemetry",
 ];
 const MCP_FIELDS = ["client_configs", "tool_manager_config"];
 const MANAGER_FIELDS = ["tool_execution_timeout", "max_agent_depth", "code_mode_binding_level", "code_mode_limits", "code_mode_observed_shapes"];
@@ -250,6 +281,7 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     requireKey,
     providers: parseProviders(root.providers),
     plugins: parsePlugins(root.plugins),
+    ...(root.telemetry !== undefined ? { telemetry: parseTelemetrySection(root.telemetry) } : {}),
     ...(adminToken !== undefined ? { adminToken: adminToken as string } : {}),
   };
 }

@@ -15,6 +15,8 @@ export interface ExecutionEvent {
   caller: string;
   code: string;
   result: SandboxResult;
+  /** The meta-tool that ran it: executeToolCode or executeToolScript (executeToolCode when absent). */
+  tool?: string;
 }
 
 export const DEFAULT_PAGE_SIZE = DEFAULT_LOG_PAGE;

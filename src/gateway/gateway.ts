@@ -336,8 +336,8 @@ export class Gateway extends EventEmitter {
     const workspace = this.current.workspace;
     if (name === EXECUTE_TOOL_SCRIPT && workspace) {
       const context = { ...this.executionContext(caller, signal, options.unattended === true), workspace };
-      const { text, result, code } = await executeToolScript(args, context);
-      if (result && code !== null) this.emit("execution", { caller: caller.label, code, result });
+      const { text, result, code } = await this.running(() => executeToolScript(args, context));
+      if (result && code !== null) this.emit("execution", { caller: caller.label, code, result, tool: EXECUTE_TOOL_SCRIPT });
       return result ? { text, isError: result.error !== null, execution: result } : { text, isError: true };
     }
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
@@ -404,16 +404,26 @@ export class Gateway extends EventEmitter {
         // Logged whatever happens: an execution that failed in an unexpected way is logged as one.
         let result: SandboxResult | undefined;
         try {
-          const outcome = await executeToolCode(code, this.executionContext(caller, signal, unattended, catalog));
+          const outcome = await this.running(() => executeToolCode(code, this.executionContext(caller, signal, unattended, catalog)));
           result = outcome.result;
           return { text: outcome.text, isError: result.error !== null, execution: result };
         } catch (e) {
           result = internalErrorResult(e);
           throw e;
         } finally {
-          this.emit("execution", { caller: caller.label, code, result: result! });
+          this.emit("execution", { caller: caller.label, code, result: result!, tool: "executeToolCode" });
         }
       }
+    }
+  }
+
+  /** Runs one execution between "execution-start" and "execution-end" (what counts the running ones listens). */
+  private async running<T>(run: () => Promise<T>): Promise<T> {
+    this.emit("execution-start");
+    try {
+      return await run();
+    } finally {
+      this.emit("execution-end");
     }
   }
 

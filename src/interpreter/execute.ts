@@ -245,6 +245,7 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
     hosts,
     signal: options.signal,
     deadline: started + executionMs(limits),
+    started,
   }));
   const globals = new Globals(rt);
   for (const [name, host] of hosts) globals.set(name, host);

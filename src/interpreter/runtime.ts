@@ -37,6 +37,8 @@ export interface ToolCallRecord {
   arguments: Record<string, unknown>;
   ok: boolean;
   error: string | null;
+  /** When the call began, in seconds from the start of the execution (parallel calls overlap). */
+  started_seconds: number;
   duration_seconds: number;
 }
 
@@ -68,6 +70,8 @@ export interface RuntimeOptions {
   signal?: AbortSignal;
   /** Absolute time (performance.now()) at which the execution times out. */
   deadline: number;
+  /** When the execution started (performance.now()): tool calls are timed from it. */
+  started: number;
 }
 
 export class Runtime implements NativeContext {
@@ -82,6 +86,7 @@ export class Runtime implements NativeContext {
   readonly hosts: Map<string, HostObject>;
   private readonly signal: AbortSignal | undefined;
   private readonly deadline: number;
+  private readonly started: number;
   private sliceEnd: number;
   /** The length of the slice the scheduler last granted (it starts when the execution runs). */
   private grantedMs = 0;
@@ -110,6 +115,7 @@ export class Runtime implements NativeContext {
     this.hosts = options.hosts;
     this.signal = options.signal;
     this.deadline = options.deadline;
+    this.started = options.started;
     this.setRunnable(true);
     // A short first slice: executions that start in the same turn (a burst of requests) would
     // otherwise each take a slice sized for fewer than will be running.
@@ -572,10 +578,12 @@ export class Runtime implements NativeContext {
       arguments: positional.length === 1 && Object.keys(keywords).length === 0 && isRecord(positional[0]) ? (positional[0] as Record<string, unknown>) : { ...keywords, ...(positional.length ? { "*args": positional } : {}) },
       ok: false,
       error: null,
+      started_seconds: 0,
       duration_seconds: 0,
     };
     this.toolCalls.push(record);
     const started = performance.now();
+    record.started_seconds = (started - this.started) / 1000;
     const method = callable.host.methods.get(callable.method)!;
     const timeoutMs = limits.tool_execution_timeout * 1000;
     const call = this.waitOn<unknown>((resolve, reject) => {

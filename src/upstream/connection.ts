@@ -6,7 +6,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { context, propagation, trace } from "@opentelemetry/api";
 import { type CallToolResult, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientConfig } from "./config.js";
 import { logText } from "./log-text.js";
@@ -39,6 +40,18 @@ export class UpstreamError extends Error {
 const CLIENT_INFO = { name: "code-mode-gateway", version: "0.1.0" };
 const MAX_PAGES = 1000;
 const STDERR_TAIL = 4096;
+
+/**
+ * fetch that passes the caller's trace on (W3C `traceparent`) when telemetry is tracing this
+ * request (src/telemetry registers the propagator); otherwise it is plain fetch.
+ */
+const tracedFetch: FetchLike = (url, init) => {
+  const active = context.active();
+  if (trace.getSpanContext(active) === undefined) return fetch(url, init);
+  const headers = new Headers(init?.headers);
+  propagation.inject(active, headers, { set: (carrier, key, value) => carrier.set(key, value) });
+  return fetch(url, { ...init, headers });
+};
 
 export class UpstreamConnection extends EventEmitter {
   state: ServerState = "connecting";
@@ -104,7 +117,8 @@ export class UpstreamConnection extends EventEmitter {
     }
     const url = new URL(c.connection_string!);
     const requestInit = { headers: c.headers };
-    return c.connection_type === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
+    const options = { requestInit, fetch: tracedFetch };
+    return c.connection_type === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
   }
 
   private async connect(): Promise<void> {

@@ -31,7 +31,7 @@ function event(caller: string, partial: Partial<SandboxResult> = {}, code = "pas
   return { caller, code, result: result(partial) };
 }
 
-const call = (server: string, tool: string, ok = true) => ({ server, tool, arguments: { secret: "arg" }, ok, error: ok ? null : "boom", duration_seconds: 0.1 });
+const call = (server: string, tool: string, ok = true) => ({ server, tool, arguments: { secret: "arg" }, ok, error: ok ? null : "boom", started_seconds: 0, duration_seconds: 0.1 });
 const failure = { type: "ZeroDivisionError", message: "division by zero", line: 3, column: 5, traceback: "...", hints: [] };
 
 describe("ExecLog", () => {

@@ -95,7 +95,7 @@ describe("config.json's unknown fields", () => {
   it.each([
     [{ govrenance: { require_virtual_key: true } }, "govrenance: unknown field (did you mean governance?)"],
     [{ mcp_servers: {} }, "mcp_servers: unknown field (did you mean mcpServers?)"],
-    [{ colour: "blue" }, "colour: unknown field (the fields here are mcp, mcpServers, client_config, server, governance, providers, plugins, workspace_root, workspace_max_write_bytes, workspace_max_created)"],
+    [{ colour: "blue" }, "colour: unknown field (the fields here are mcp, mcpServers, client_config, server, governance, providers, plugins, workspace_root, workspace_max_write_bytes, workspace_max_created, telemetry)"],
     [{ mcp: { client_config: [] } }, "mcp.client_config: unknown field (did you mean client_configs?)"],
     [{ mcp: { tool_manager_config: { tool_execution_timout: 5 } } }, "mcp.tool_manager_config.tool_execution_timout: unknown field (did you mean tool_execution_timeout?)"],
     [{ mcp: { tool_manager_config: { code_mode_limits: { max_stpes: 5 } } } }, "mcp.tool_manager_config.code_mode_limits.max_stpes: unknown field (did you mean max_steps?)"],

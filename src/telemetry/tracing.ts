@@ -1,0 +1,152 @@
+// Traces (OpenTelemetry): a span per execution with one child per nested tool call, and a span
+// per agent round with its provider request, built from what the gateway reports when they end.
+// The interpreter knows nothing of tracing; its result says when each call began and how long it
+// took, and a span can be given its times and its parent, so the tree is made afterwards at no
+// cost to the script. The parent is the context active when the gateway reports (the HTTP
+// request's span, see http-plugin.ts), and a caller's `traceparent` is continued there.
+import { type Attributes, type Context, context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import type { AgentRoundEvent } from "../agent/loop.js";
+import type { ExecutionEvent } from "../gateway/exec-log.js";
+import type { Gateway } from "../gateway/gateway.js";
+import type { TelemetrySettings, TracesSettings } from "./config.js";
+import { executionOutcome, toolCallErrorType, toolCallOutcome } from "./outcomes.js";
+
+/** A payload put on a span (only with record_payloads) is cut to this many characters. */
+const MAX_PAYLOAD_CHARS = 8192;
+
+function clip(text: string): string {
+  return text.length > MAX_PAYLOAD_CHARS ? `${text.slice(0, MAX_PAYLOAD_CHARS - 3)}...` : text;
+}
+
+function json(value: unknown): string {
+  try {
+    return clip(JSON.stringify(value) ?? "null");
+  } catch (e) {
+    return `<not JSON: ${(e as Error).message}>`;
+  }
+}
+
+/**
+ * The context manager and the W3C propagator are the process's (the API has one of each): the
+ * first tracer provider registers them, and they outlive it. Another provider made later in the
+ * same process (a test's second gateway) uses them as they are.
+ */
+let registered = false;
+
+export class Tracing {
+  private readonly provider: NodeTracerProvider;
+  readonly tracer: Tracer;
+  /**
+   * Wall-clock milliseconds minus performance.now(), fixed once: every span's times go through
+   * it, so a child always lies inside its parent (the SDK anchors each span to the wall clock on
+   * its own, which puts spans made a moment apart up to a millisecond out of line).
+   */
+  private readonly clockOffset = Date.now() - performance.now();
+
+  constructor(
+    private readonly settings: TelemetrySettings,
+    traces: TracesSettings,
+  ) {
+    const exporter = traces.protocol === "http/json" ? new JsonExporter({ url: traces.url }) : new ProtobufExporter({ url: traces.url });
+    // The sampler (OTEL_TRACES_SAMPLER, _ARG) and the batch's sizes and delays (OTEL_BSP_*) come from the environment.
+    this.provider = new NodeTracerProvider({
+      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
+      spanProcessors: [new BatchSpanProcessor(exporter)],
+    });
+    if (!registered) {
+      this.provider.register();
+      registered = true;
+    }
+    this.tracer = this.provider.getTracer("code-mode-gateway");
+  }
+
+  /** A performance.now() time as the wall-clock milliseconds spans are given. */
+  wallClock(at: number): number {
+    return this.clockOffset + at;
+  }
+
+  /** Follows the gateway's executions and agent rounds; returns the function that stops. */
+  attach(gateway: Gateway): () => void {
+    const onExecution = (event: ExecutionEvent) => this.execution(event, performance.now(), context.active());
+    const onRound = (event: AgentRoundEvent) => this.agentRound(event, context.active());
+    gateway.on("execution", onExecution);
+    gateway.on("agent-round", onRound);
+    return () => {
+      gateway.off("execution", onExecution);
+      gateway.off("agent-round", onRound);
+    };
+  }
+
+  /** The span of one execution that ended at `ended` (performance.now()), and its tool calls' spans. */
+  execution(event: ExecutionEvent, ended: number, parent: Context): void {
+    const { result } = event;
+    const started = this.wallClock(ended - result.duration_seconds * 1000);
+    const outcome = executionOutcome(result);
+    const attributes: Attributes = {
+      "codemode.outcome": outcome,
+      "codemode.virtual_key": event.caller,
+      "codemode.code_bytes": Buffer.byteLength(event.code, "utf8"),
+      "codemode.steps": result.stats.steps,
+      "codemode.memory_bytes": result.stats.memory_bytes,
+      "codemode.tool_call_count": result.tool_calls.length,
+    };
+    if (result.error !== null) attributes["error.type"] = result.error.type;
+    if (this.settings.recordPayloads) {
+      attributes["codemode.code"] = clip(event.code);
+      attributes["codemode.result"] = json(result.result);
+      if (result.stdout) attributes["codemode.stdout"] = clip(result.stdout);
+    }
+    const span = this.tracer.startSpan(event.tool ?? "executeToolCode", { kind: SpanKind.INTERNAL, startTime: started, attributes }, parent);
+    if (result.error !== null) span.setStatus({ code: SpanStatusCode.ERROR, message: this.settings.recordPayloads ? clip(result.error.message) : result.error.type });
+    const inside = trace.setSpan(parent, span);
+    // Each call is a child of the execution: calls made at once (asyncio.gather) are siblings that overlap.
+    for (const call of result.tool_calls) {
+      const callStart = started + call.started_seconds * 1000;
+      const callOutcome = toolCallOutcome(call);
+      const callAttributes: Attributes = {
+        "codemode.server": call.server,
+        "codemode.tool": call.tool,
+        "codemode.outcome": callOutcome,
+        "codemode.duration_seconds": call.duration_seconds,
+      };
+      const errorType = toolCallErrorType(call);
+      if (errorType !== undefined) callAttributes["error.type"] = errorType;
+      if (this.settings.recordPayloads) {
+        callAttributes["codemode.arguments"] = json(call.arguments);
+        if (call.error !== null) callAttributes["codemode.error"] = clip(call.error);
+      }
+      const child = this.tracer.startSpan(`${call.server}.${call.tool}`, { kind: SpanKind.CLIENT, startTime: callStart, attributes: callAttributes }, inside);
+      if (!call.ok) child.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+      child.end(callStart + call.duration_seconds * 1000);
+    }
+    span.end(this.wallClock(ended));
+  }
+
+  /** A span for one agent round, and inside it one for the provider's answer. */
+  agentRound(event: AgentRoundEvent, parent: Context): void {
+    const started = this.wallClock(event.started);
+    const round = this.tracer.startSpan(
+      "agent round",
+      { startTime: started, attributes: { "codemode.agent.round": event.round, "codemode.agent.tool_calls": event.tool_calls } },
+      parent,
+    );
+    const provider: Span = this.tracer.startSpan("provider request", { kind: SpanKind.CLIENT, startTime: started }, trace.setSpan(parent, round));
+    provider.end(started + event.provider_seconds * 1000);
+    round.end(started + event.duration_seconds * 1000);
+  }
+
+  /** Sends every span ended so far. */
+  flush(): Promise<void> {
+    return this.provider.forceFlush();
+  }
+
+  /** Sends what is left and stops. */
+  shutdown(): Promise<void> {
+    return this.provider.shutdown();
+  }
+}
