@@ -5,6 +5,7 @@
 // puts the counts in order. The reads are many small ones — each minute's percentiles apart,
 // tool calls a page at a time — yielding to the event loop between them, so that no one read
 // holds it long however busy the window was.
+import type { ServerState } from "../upstream/connection.js";
 import type { CallsKey, MinuteEnding, ServerCalls, Store } from "./store.js";
 
 export const DEFAULT_OVERVIEW_MINUTES = 60;
@@ -18,7 +19,7 @@ export const BASE_OUTCOMES = ["ok", "error", "timeout", "cancelled"] as const;
 
 export interface UpstreamState {
   name: string;
-  state: string;
+  state: ServerState;
   tools: number;
   error: string | null;
 }
