@@ -3,6 +3,7 @@
 // removal of unknown fields; validation.ts words the refusals) and serializes answers by them.
 import { META_TOOL_NAMES } from "../codemode/meta-tools.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../gateway/exec-log.js";
+import { DEFAULT_OVERVIEW_MINUTES, MAX_OVERVIEW_MINUTES } from "../gateway/overview.js";
 import { LIMIT_FIELDS } from "../interpreter/index.js";
 import { WHOLE_NUMBER } from "./validation.js";
 
@@ -233,6 +234,66 @@ export const logsResponse = {
     total: { type: "integer", description: "how many entries match, over all pages" },
   },
   required: ["logs", "total"],
+} as const;
+
+// ---------------------------------------------------------------- overview
+
+export const overviewQuery = {
+  type: "object",
+  properties: { minutes: { ...wholeNumber, description: `the window, 1-${MAX_OVERVIEW_MINUTES} minutes up to now (default ${DEFAULT_OVERVIEW_MINUTES})` } },
+  additionalProperties: false,
+} as const;
+
+const seconds = { type: "number", nullable: true, description: "seconds; null without executions" } as const;
+const counted = (name: string) => ({ type: "object", properties: { [name]: { type: "string" }, count: { type: "integer" } }, required: [name, "count"] }) as const;
+
+export const overviewResponse = {
+  type: "object",
+  properties: {
+    minutes: { type: "integer" },
+    since: { type: "string", description: "the start of the first minute (ISO, UTC)" },
+    now: { type: "string" },
+    executions: { type: "integer" },
+    outcomes: { type: "array", items: counted("outcome"), description: "ok, error, timeout, cancelled, then each limit hit (max_steps_limit, ...)" },
+    per_minute: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          minute: { type: "string" },
+          counts: { type: "object", additionalProperties: { type: "integer" }, description: "executions by outcome" },
+          p50_seconds: seconds,
+          p95_seconds: seconds,
+        },
+        required: ["minute", "counts", "p50_seconds", "p95_seconds"],
+      },
+    },
+    duration: { type: "object", properties: { p50_seconds: seconds, p95_seconds: seconds }, required: ["p50_seconds", "p95_seconds"] },
+    limits: { type: "array", items: counted("limit") },
+    servers: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          server: { type: "string" },
+          calls: { type: "integer" },
+          failures: { type: "integer" },
+          error_rate: { type: "number", description: "failures / calls" },
+          mean_seconds: { type: "number" },
+        },
+        required: ["server", "calls", "failures", "error_rate", "mean_seconds"],
+      },
+    },
+    upstreams: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { name: { type: "string" }, state: { type: "string", enum: serverStates }, tools: { type: "integer" }, error: { type: "string", nullable: true } },
+        required: ["name", "state", "tools", "error"],
+      },
+    },
+  },
+  required: ["minutes", "since", "now", "executions", "outcomes", "per_minute", "duration", "limits", "servers", "upstreams"],
 } as const;
 
 // ---------------------------------------------------------------- one tool call

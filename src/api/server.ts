@@ -21,6 +21,7 @@ import { jsonBody } from "./json-body.js";
 import { keyRoutes } from "./keys.js";
 import { logRoutes } from "./logs.js";
 import { mcpRoutes } from "./mcp.js";
+import { overviewRoutes } from "./overview.js";
 import { toolRoutes } from "./tools.js";
 import { validationError } from "./validation.js";
 import { webRoutes } from "./web.js";
@@ -57,6 +58,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
   });
   options.instrument?.(app);
   const adminToken = options.adminToken || undefined;
+  const log = options.log ?? new ExecLog();
 
   // Plugins load in this order; the first three reach every route, access first of all.
   app.register(errorReplies);
@@ -66,7 +68,8 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
   app.register(configRoutes, { gateway });
   app.register(clientRoutes, { gateway, adminToken: adminToken !== undefined, allowUnauthenticatedStdio: options.allowUnauthenticatedStdio });
   app.register(keyRoutes, { gateway });
-  app.register(logRoutes, { gateway, log: options.log ?? new ExecLog() });
+  app.register(logRoutes, { gateway, log });
+  app.register(overviewRoutes, { gateway, log });
   app.register(toolRoutes, { gateway });
   app.register(agentRoutes, { gateway, providers: options.providers });
   app.register(mcpRoutes, { gateway, hosts: options.hosts, idleSeconds: options.mcpSessionIdleSeconds });

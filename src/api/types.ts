@@ -137,6 +137,26 @@ export interface LogsPage {
   total: number;
 }
 
+/**
+ * GET /api/overview: the last `minutes` of executions from the log. An outcome is `ok`,
+ * `error`, `timeout`, `cancelled` or `<limit>_limit` (`max_steps_limit`).
+ */
+export interface OverviewView {
+  minutes: number;
+  since: string;
+  now: string;
+  executions: number;
+  outcomes: { outcome: string; count: number }[];
+  /** Every minute of the window, oldest first. */
+  per_minute: { minute: string; counts: Record<string, number>; p50_seconds: number | null; p95_seconds: number | null }[];
+  duration: { p50_seconds: number | null; p95_seconds: number | null };
+  /** Most hit first. */
+  limits: { limit: string; count: number }[];
+  /** Most calls first. */
+  servers: { server: string; calls: number; failures: number; error_rate: number; mean_seconds: number }[];
+  upstreams: { name: string; state: ServerState; tools: number; error: string | null }[];
+}
+
 /** A script's structured result for the playground: its RESULT as Python-like text (it may hold big integers). */
 export interface ExecutionView {
   stdout: string;

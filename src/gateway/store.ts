@@ -13,6 +13,7 @@ import { parseShape, type Shape } from "../codemode/shape.js";
 import { type Limits, resolveLimits } from "../interpreter/index.js";
 import { type ClientConfig, parseClientConfig } from "../upstream/config.js";
 import type { ToolShape } from "./shapes.js";
+import { ENDING_SQL, endingOf } from "./ending.js";
 import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
 
 /** The settings that outlive a restart (GatewaySettings without what only config.json sets). */
@@ -81,6 +82,24 @@ export interface LogPage {
   total: number;
 }
 
+/** Executions of one minute (`YYYY-MM-DDTHH:MM`, UTC) that ended one way (ending.ts). */
+export interface MinuteEnding {
+  minute: string;
+  ending: string;
+  count: number;
+}
+
+/** A server's tool calls: how many, how many failed, their seconds in all. */
+export interface ServerCalls {
+  server: string;
+  calls: number;
+  failures: number;
+  seconds: number;
+}
+
+/** Where a scan of `log_calls` stopped: the last row it read. */
+export type CallsKey = readonly [logId: number, server: string, tool: string];
+
 export interface StoreOptions {
   /** Log rows kept; older ones are trimmed as new ones are appended. */
   maxLogRows?: number;
@@ -147,6 +166,21 @@ const MIGRATIONS: readonly string[] = [
      SELECT logs.id, COALESCE(json_extract(c.value, '$.server'), ''), COALESCE(json_extract(c.value, '$.tool'), '')
      FROM logs, json_each(logs.entry, '$.tool_calls') AS c
      WHERE json_valid(logs.entry) AND json_type(logs.entry, '$.tool_calls') = 'array';`,
+  // 4: what the overview counts (gateway/overview.ts) as columns, so that it reads an index
+  // rather than parsing entries: how each execution ended (ending.ts) and how long it took, in
+  // an index that covers both; and per called tool, how many calls, failures and seconds.
+  `ALTER TABLE logs ADD COLUMN ending TEXT NOT NULL DEFAULT 'error';
+   ALTER TABLE logs ADD COLUMN duration_seconds REAL NOT NULL DEFAULT 0;
+   UPDATE logs SET ending = ${ENDING_SQL}, duration_seconds = COALESCE(json_extract(entry, '$.duration_seconds'), 0) WHERE json_valid(entry);
+   CREATE INDEX logs_by_time_ending ON logs (time, ending, duration_seconds);
+   ALTER TABLE log_calls ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE log_calls ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE log_calls ADD COLUMN seconds REAL NOT NULL DEFAULT 0;
+   UPDATE log_calls SET (calls, failures, seconds) = (
+     SELECT count(*), CAST(total(json_extract(c.value, '$.ok') = 0) AS INTEGER), total(json_extract(c.value, '$.duration_seconds'))
+     FROM logs, json_each(logs.entry, '$.tool_calls') AS c
+     WHERE logs.id = log_calls.log_id AND json_valid(logs.entry)
+       AND COALESCE(json_extract(c.value, '$.server'), '') = log_calls.server AND COALESCE(json_extract(c.value, '$.tool'), '') = log_calls.tool);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -271,6 +305,7 @@ export class Store {
     | "getSettings" | "putSettings"
     | "listKeys" | "getKeyByValue" | "insertKey" | "updateKey" | "deleteKey"
     | "appendLog" | "appendLogCall" | "newestDropped" | "trimLogCalls" | "trimLogs" | "isEmpty"
+    | "endingsPerMinute" | "durationAt" | "firstLogSince" | "callsPageEnd" | "callsPage" | "callsRest"
     | "listShapes" | "putShape" | "deleteShapes" | "moveShapes",
     Statement
   >;
@@ -320,12 +355,26 @@ export class Store {
       insertKey: db.prepare("INSERT INTO virtual_keys (id, position, value, data) VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM virtual_keys), ?, ?)"),
       updateKey: db.prepare("UPDATE virtual_keys SET value = ?, data = ? WHERE id = ?"),
       deleteKey: db.prepare("DELETE FROM virtual_keys WHERE id = ?"),
-      appendLog: db.prepare("INSERT INTO logs (time, key, tool, outcome, entry) VALUES (?, ?, ?, ?, ?)"),
-      appendLogCall: db.prepare("INSERT OR IGNORE INTO log_calls (log_id, server, tool) VALUES (?, ?, ?)"),
+      appendLog: db.prepare("INSERT INTO logs (time, key, tool, outcome, entry, ending, duration_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      appendLogCall: db.prepare("INSERT INTO log_calls (log_id, server, tool, calls, failures, seconds) VALUES (?, ?, ?, ?, ?, ?)"),
       // The newest row past the limit: it and everything older go.
       newestDropped: db.prepare("SELECT time, id FROM logs ORDER BY time DESC, id DESC LIMIT 1 OFFSET ?"),
       trimLogCalls: db.prepare("DELETE FROM log_calls WHERE log_id IN (SELECT id FROM logs WHERE (time, id) <= (?, ?))"),
       trimLogs: db.prepare("DELETE FROM logs WHERE (time, id) <= (?, ?)"),
+      endingsPerMinute: db.prepare(
+        "SELECT substr(time, 1, 16) AS minute, ending, COUNT(*) AS count FROM logs WHERE time >= ? GROUP BY minute, ending ORDER BY minute, ending",
+      ),
+      durationAt: db.prepare("SELECT duration_seconds AS d FROM logs WHERE time >= ? AND time < ? ORDER BY duration_seconds LIMIT 1 OFFSET ?"),
+      firstLogSince: db.prepare("SELECT MIN(id) AS first FROM logs WHERE time >= ?"),
+      callsPageEnd: db.prepare("SELECT log_id, server, tool FROM log_calls WHERE (log_id, server, tool) > (?, ?, ?) ORDER BY log_id, server, tool LIMIT 1 OFFSET ?"),
+      callsPage: db.prepare(
+        `SELECT c.server, SUM(c.calls) AS calls, SUM(c.failures) AS failures, TOTAL(c.seconds) AS seconds FROM log_calls AS c JOIN logs AS l ON l.id = c.log_id
+         WHERE (c.log_id, c.server, c.tool) > (?, ?, ?) AND (c.log_id, c.server, c.tool) <= (?, ?, ?) AND l.time >= ? GROUP BY c.server`,
+      ),
+      callsRest: db.prepare(
+        `SELECT c.server, SUM(c.calls) AS calls, SUM(c.failures) AS failures, TOTAL(c.seconds) AS seconds FROM log_calls AS c JOIN logs AS l ON l.id = c.log_id
+         WHERE (c.log_id, c.server, c.tool) > (?, ?, ?) AND l.time >= ? GROUP BY c.server`,
+      ),
       listShapes: db.prepare("SELECT server, tool, shape FROM shapes ORDER BY server, tool"),
       putShape: db.prepare("INSERT INTO shapes (server, tool, shape) VALUES (?, ?, ?) ON CONFLICT (server, tool) DO UPDATE SET shape = excluded.shape"),
       deleteShapes: db.prepare("DELETE FROM shapes WHERE server = ?"),
@@ -453,8 +502,10 @@ export class Store {
     // entry still survives a crash of the process; only a crash of the machine may lose the
     // newest ones (the next synced write takes them to disk too).
     const id = this.unsynced(() => {
-      const rowId = Number(this.sql.appendLog.run(valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid)).lastInsertRowid);
-      for (const call of valid.tool_calls) this.sql.appendLogCall.run(rowId, call.server, call.tool);
+      const rowId = Number(
+        this.sql.appendLog.run(valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid), endingOf(valid), valid.duration_seconds).lastInsertRowid,
+      );
+      for (const t of callsPerTool(valid.tool_calls)) this.sql.appendLogCall.run(rowId, t.server, t.tool, t.calls, t.failures, t.seconds);
       const dropped = this.sql.newestDropped.get(this.maxLogRows) as { time: string; id: number } | undefined;
       if (dropped) {
         this.sql.trimLogCalls.run(dropped.time, dropped.id);
@@ -513,6 +564,45 @@ export class Store {
       }[];
       const logs = rows.map((row) => this.readRow(`logs row ${row.id}`, () => ({ id: row.id, ...logEntryOf(parseJson(row.entry)) })));
       return { logs, total };
+    })();
+  }
+
+  // --- the overview (gateway/overview.ts) ---
+  // Each reads the covering indexes of migration 4, never an entry: at most maxLogRows index
+  // rows for the first two, and `rows` rows of log_calls for a page of the third.
+
+  /** Executions started at or after `since` (an ISO time), counted by minute and ending. */
+  endingsPerMinute(since: string): MinuteEnding[] {
+    return this.sql.endingsPerMinute.all(since) as MinuteEnding[];
+  }
+
+  /**
+   * The `rank`-th smallest duration (from 1) of the executions started from `from` to before
+   * `to` (ISO times), or null when fewer started: a sort of at most maxLogRows index rows.
+   */
+  durationAt(from: string, to: string, rank: number): number | null {
+    if (!Number.isInteger(rank) || rank < 1) throw new StoreError("duration query", `rank must be a positive integer (got ${rank})`);
+    const row = this.sql.durationAt.get(from, to, rank - 1) as { d: number } | undefined;
+    return row ? row.d : null;
+  }
+
+  /**
+   * The tool calls of executions started at or after `since`, summed per server, over one page
+   * of at most `rows` rows of log_calls after `after` (from the window's first execution when
+   * null); `next` is where the next page starts, null after the last.
+   */
+  callsByServer(since: string, after: CallsKey | null, rows: number): { servers: ServerCalls[]; next: CallsKey | null } {
+    if (!Number.isInteger(rows) || rows < 1) throw new StoreError("calls query", `rows must be a positive integer (got ${rows})`);
+    return this.db.transaction(() => {
+      let from = after;
+      if (from === null) {
+        const { first } = this.sql.firstLogSince.get(since) as { first: number | null };
+        if (first === null) return { servers: [], next: null };
+        from = [first - 1, "", ""];
+      }
+      const end = this.sql.callsPageEnd.get(...from, rows - 1) as { log_id: number; server: string; tool: string } | undefined;
+      const servers = (end ? this.sql.callsPage.all(...from, end.log_id, end.server, end.tool, since) : this.sql.callsRest.all(...from, since)) as ServerCalls[];
+      return { servers, next: end ? ([end.log_id, end.server, end.tool] as const) : null };
     })();
   }
 
@@ -612,6 +702,20 @@ export class Store {
       return key;
     });
   }
+}
+
+/** One execution's calls summed per tool: the rows of `log_calls`, one per tool it called. */
+function callsPerTool(calls: readonly LogCall[]): { server: string; tool: string; calls: number; failures: number; seconds: number }[] {
+  const byTool = new Map<string, { server: string; tool: string; calls: number; failures: number; seconds: number }>();
+  for (const c of calls) {
+    const id = JSON.stringify([c.server, c.tool]);
+    let t = byTool.get(id);
+    if (!t) byTool.set(id, (t = { server: c.server, tool: c.tool, calls: 0, failures: 0, seconds: 0 }));
+    t.calls++;
+    if (!c.ok) t.failures++;
+    t.seconds += c.duration_seconds;
+  }
+  return [...byTool.values()];
 }
 
 interface KeyRow {

@@ -39,7 +39,7 @@ it("shows the API's refusal of a stdio client in the form, and adds nothing", as
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
   page.setDefaultTimeout(8000);
   const marker = join(mkdtempSync(join(tmpdir(), "cmg-ui-stdio-")), "ran");
-  await page.goto(base);
+  await page.goto(`${base}/#/clients`);
   await page.waitForSelector("#clients td.empty");
   await page.click("#add-client");
   await page.fill("#client-form input[name=name]", "local");

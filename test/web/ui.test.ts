@@ -78,7 +78,7 @@ describe("the web UI", () => {
     expect((await fetch(`${base}/health`)).status).toBe(401);
     expect((await fetch(`${base}/api/ui/defaults`)).status).toBe(401);
 
-    await page.goto(base);
+    await page.goto(`${base}/#/clients`);
     await page.waitForSelector("#token-form");
     await shot("token");
     await page.fill("#token-form input", "wrong");

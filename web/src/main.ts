@@ -4,10 +4,12 @@ import { clientsPage } from "./clients";
 import { fill, h } from "./dom";
 import { keysPage } from "./keys";
 import { logsPage } from "./logs";
+import { overviewPage } from "./overview";
 import { playgroundPage } from "./playground";
 import { settingsPage } from "./settings";
 
 const PAGES: Record<string, { title: string; render: (root: HTMLElement) => () => void }> = {
+  overview: { title: "Overview", render: overviewPage },
   clients: { title: "MCP clients", render: clientsPage },
   "code-mode": { title: "Code mode", render: settingsPage },
   keys: { title: "Virtual keys", render: keysPage },
@@ -38,8 +40,8 @@ fill(
 let leave: () => void = () => undefined;
 
 function show(): void {
-  const id = location.hash.replace(/^#\/?/, "") || "clients";
-  const page = PAGES[id] ?? PAGES.clients!;
+  const id = location.hash.replace(/^#\/?/, "") || "overview";
+  const page = PAGES[id] ?? PAGES.overview!;
   leave();
   // A sheet belongs to the page it was opened on.
   for (const el of document.querySelectorAll(".sheet-backdrop")) el.remove();
