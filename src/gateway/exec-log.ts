@@ -35,7 +35,7 @@ export function entryOf(event: ExecutionEvent, endedAt: number = Date.now()): Ne
   return {
     time: new Date(endedAt - result.duration_seconds * 1000).toISOString(),
     key: event.caller,
-    tool: "executeToolCode",
+    tool: event.tool ?? "executeToolCode",
     code_bytes: Buffer.byteLength(event.code, "utf8"),
     duration_seconds: result.duration_seconds,
     tool_calls: result.tool_calls.map((c) => ({

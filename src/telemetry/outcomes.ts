@@ -1,5 +1,6 @@
 // How an execution and a nested tool call ended, as one short label: the `outcome` of metrics
 // and spans. Few values, so that a dashboard can group by them: a limit is named by its field.
+import { endingOf } from "../gateway/ending.js";
 import type { SandboxResult } from "../interpreter/index.js";
 
 type ToolCallRecord = SandboxResult["tool_calls"][number];
@@ -7,19 +8,11 @@ type ToolCallRecord = SandboxResult["tool_calls"][number];
 /**
  * "ok"; "timeout" (the execution ran out of tool_execution_timeout); "cancelled" (the caller went
  * away or the gateway stopped); "<field>_limit" for any other limit (`max_steps_limit`,
- * `max_memory_bytes_limit`…); "error" for everything else the script raised.
+ * `max_memory_bytes_limit`…); "error" for everything else the script raised. The rule is the
+ * execution log's (gateway/ending.ts), so the overview page and the metrics count alike.
  */
 export function executionOutcome(result: SandboxResult): string {
-  const error = result.error;
-  if (error === null) return "ok";
-  if (error.type === "CancelledError") return "cancelled";
-  if (error.type === "ResourceLimitError") {
-    // ResourceLimitError's message begins with the field: "max_steps exceeded (limit 500)…".
-    const field = /^([a-z_]+) exceeded/.exec(error.message)?.[1];
-    if (field === "tool_execution_timeout") return "timeout";
-    if (field !== undefined) return `${field}_limit`;
-  }
-  return "error";
+  return endingOf({ outcome: result.error === null ? "ok" : "error", error: result.error });
 }
 
 /** "ok", "timeout" (the call outlived tool_execution_timeout) or "error". */

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNRESTRICTED } from "../../src/gateway/caller.js";
+import { entryOf, type ExecutionEvent } from "../../src/gateway/exec-log.js";
 import { DEFAULT_SETTINGS, Gateway } from "../../src/gateway/gateway.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
 
@@ -44,10 +45,13 @@ describe("callTool's structured result", () => {
     expect(out.execution?.error).toMatchObject({ type: "ValueError", message: "bad", line: 2 });
   });
 
-  it("carries the result of a workspace script run by executeToolScript", async () => {
+  it("carries the result of a workspace script run by executeToolScript, logged under that tool", async () => {
+    const events: ExecutionEvent[] = [];
+    gateway.on("execution", (e: ExecutionEvent) => events.push(e));
     const out = await gateway.callTool("executeToolScript", { path: "job.py", args: ["x"] }, UNRESTRICTED);
     expect(out.isError).toBe(false);
     expect(out.execution).toMatchObject({ stdout: "args ['x']\n", result: 5 });
+    expect(events.map((e) => entryOf(e).tool)).toEqual(["executeToolScript"]);
   });
 
   it("has no execution for the catalog's meta-tools or a direct tool", async () => {
