@@ -1,27 +1,17 @@
 // MCP clients: the table of upstream servers, and the sheet to add or edit one.
 import type { ClientsView, ClientView as Client } from "../../src/api/types";
 import { api } from "./api";
-import { actionButton, clearErrors, field, fill, h, linesOf, showError } from "./dom";
+import { actionButton, clearErrors, field, fill, h, linesOf, refresher, showError } from "./dom";
 import { openSheet } from "./sheet";
 import { toolPicker } from "./tool-picker";
 
 export function clientsPage(root: HTMLElement): () => void {
   const body = h("tbody");
   const status = h("div.form-error");
-  let busy = false;
-  const refresh = async () => {
-    // The poll skips a beat while an answer (or the admin token) is still awaited.
-    if (busy) return;
-    busy = true;
-    try {
-      const { clients } = await api<ClientsView>("GET", "/api/mcp/clients");
-      fill(body, clients.length ? clients.map((c) => row(c, refresh, status)) : h("tr", h("td.empty", { colSpan: 6 }, "No clients yet: add one.")));
-    } catch (e) {
-      status.textContent = (e as Error).message;
-    } finally {
-      busy = false;
-    }
-  };
+  const refresh: () => Promise<void> = refresher(status, async () => {
+    const { clients } = await api<ClientsView>("GET", "/api/mcp/clients");
+    fill(body, clients.length ? clients.map((c) => row(c, refresh, status)) : h("tr", h("td.empty", { colSpan: 6 }, "No clients yet: add one.")));
+  });
   fill(
     root,
     h("div.page-head", h("h1", "MCP clients"), h("button.primary#add-client", { onclick: () => editClient(null, refresh) }, "Add client")),

@@ -124,3 +124,22 @@ export function actionButton(label: string, run: () => Promise<unknown>, refresh
     label,
   );
 }
+
+/**
+ * A page's refresh: runs `load` unless the last run is still awaited (a poll skips a beat while an
+ * answer, or the admin token, is awaited), and shows its error in `status` when it fails.
+ */
+export function refresher(status: HTMLElement, load: () => Promise<void>): () => Promise<void> {
+  let busy = false;
+  return async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      await load();
+    } catch (e) {
+      status.textContent = (e as Error).message;
+    } finally {
+      busy = false;
+    }
+  };
+}

@@ -5,7 +5,7 @@
 import type { OverviewView } from "../../src/api/types";
 import { api } from "./api";
 import { lines, stackedBars } from "./charts";
-import { fill, formatDuration, h } from "./dom";
+import { fill, formatDuration, h, refresher } from "./dom";
 import { outcomeColour, outcomeLabel } from "./outcomes";
 
 const POLL_MS = 5000;
@@ -15,21 +15,12 @@ export function overviewPage(root: HTMLElement): () => void {
   const status = h("div.form-error");
   const updated = h("span.hint#ov-updated");
   const body = h("div.overview");
-  let busy = false;
-  const refresh = async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      const o = await api<OverviewView>("GET", `/api/overview?minutes=${MINUTES}`);
-      status.textContent = "";
-      fill(body, ...render(o));
-      updated.textContent = `updated ${new Date(o.now).toLocaleTimeString()}, every ${POLL_MS / 1000} s`;
-    } catch (e) {
-      status.textContent = (e as Error).message;
-    } finally {
-      busy = false;
-    }
-  };
+  const refresh = refresher(status, async () => {
+    const o = await api<OverviewView>("GET", `/api/overview?minutes=${MINUTES}`);
+    status.textContent = "";
+    fill(body, ...render(o));
+    updated.textContent = `updated ${new Date(o.now).toLocaleTimeString()}, every ${POLL_MS / 1000} s`;
+  });
   fill(
     root,
     h("div.page-head", h("h1", "Overview"), updated),
