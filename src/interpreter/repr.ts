@@ -395,6 +395,11 @@ function scalarRepr(v: Value, charge?: Charge): string | undefined {
   return undefined;
 }
 
+/** What a container being printed shows where it holds itself, by its opening bracket. */
+function cycleMark(open: string): string {
+  return open === "[" ? "[...]" : open === "{" ? "{...}" : "(...)";
+}
+
 class Printer {
   /**
    * Containers being printed, outermost first, to print a self-containing one as [...] as CPython
@@ -433,7 +438,7 @@ class Printer {
   paced(v: PyList | PyTuple | PyDict | PySet, pacer: ReprPacer): string | Pending {
     if (v instanceof PySet && v.size === 0) return this.repr(v);
     const [open, close] = v instanceof PyList ? ["[", "]"] : v instanceof PyTuple ? ["(", v.items.length === 1 ? ",)" : ")"] : ["{", "}"];
-    if (this.active.includes(v)) return open === "[" ? "[...]" : open === "{" ? "{...}" : "(...)";
+    if (this.active.includes(v)) return cycleMark(open);
     this.active.push(v);
     const keys: Value[] | null = v instanceof PyDict ? [...v.map.keys()].map((k) => v.keyOf(k)) : null;
     const items: readonly Value[] = v instanceof PyDict ? [...v.map.values()] : v instanceof PySet ? [...v.values()] : v.items;
@@ -510,7 +515,7 @@ class Printer {
   }
 
   private container(v: object, open: string, close: string, parts: () => string[]): string {
-    if (this.active.includes(v)) return open === "[" ? "[...]" : open === "{" ? "{...}" : "(...)";
+    if (this.active.includes(v)) return cycleMark(open);
     this.active.push(v);
     try {
       return open + parts().join(", ") + close;
