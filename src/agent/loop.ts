@@ -7,6 +7,7 @@
 // gateway re-checks every call as it is made (`unattended`), which is what actually holds.
 import { ToolNames } from "../codemode/names.js";
 import { type Caller, UNRESTRICTED } from "../gateway/caller.js";
+import type { TraceContext } from "../upstream/trace-context.js";
 import { type Gateway, type GatewayTool, NeedsApprovalError } from "../gateway/gateway.js";
 import { preflight } from "./preflight.js";
 import type { ChatCompletion, ChatMessage, ChatToolCall } from "./providers.js";
@@ -39,6 +40,8 @@ export interface AgentRoundEvent {
   duration_seconds: number;
   /** How many tool calls the gateway ran in the round. */
   tool_calls: number;
+  /** The trace context of the request the loop answers (telemetry parents the round's span there). */
+  trace?: TraceContext;
 }
 
 /** A call runs now (with its arguments, or only an error to report), or goes back to the caller, saying why. */
@@ -106,7 +109,7 @@ export async function runLoop<Answer, Raw>(
     const calls = conversation.callsOf(answer);
     // Told to whoever watches the gateway (telemetry): the round's provider request, then its tools.
     const round = (ran: number) => {
-      const event: AgentRoundEvent = { round: depth + 1, started, provider_seconds: providerSeconds, duration_seconds: (performance.now() - started) / 1000, tool_calls: ran };
+      const event: AgentRoundEvent = { round: depth + 1, started, provider_seconds: providerSeconds, duration_seconds: (performance.now() - started) / 1000, tool_calls: ran, trace: caller.trace };
       gateway.emit("agent-round", event);
     };
     if (calls.length === 0 || depth >= maxDepth) {

@@ -7,9 +7,10 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CallerKeys } from "../agent/providers.js";
-import { type Caller, callerForValue, isRefusal, type KeyRefusal } from "../gateway/caller.js";
+import { type Caller, callerForValue, isRefusal, type KeyRefusal, withTrace } from "../gateway/caller.js";
 import type { Gateway } from "../gateway/gateway.js";
 import { isVirtualKeyValue, type KeyRing } from "../gateway/virtual-keys.js";
+import { traceContextOf } from "../upstream/trace-context.js";
 import { HostPolicy, registerHostCheck } from "./host-check.js";
 import { rootPlugin } from "./root-plugin.js";
 
@@ -142,6 +143,7 @@ export const access = rootPlugin<AuthOptions>("access", async (app, options) => 
     }
     const who = callerFromHeaders(request.headers, keys, { requireKey: options.requireKey });
     if ("status" in who) return refuse(reply, "virtual key", who.error);
-    callers.set(request, who);
+    // The request's trace context goes with it (telemetry's hook, which runs first, names its own span there).
+    callers.set(request, withTrace(who, traceContextOf(request.headers)));
   });
 });

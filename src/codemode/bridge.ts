@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { EXC, type HostCallContext, type HostMethod, type Hosts, type Limits, pyError, PyException, type Value } from "../interpreter/index.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
+import type { TraceContext } from "../upstream/trace-context.js";
 import { type MediaPlan, mediaFields } from "./media.js";
 import type { MediaCodecs } from "./media-codecs.js";
 import { ToolSignature } from "./binding.js";
@@ -42,6 +43,8 @@ export interface BridgeOptions {
    * recording never fails a call.
    */
   observe?(server: string, tool: string, value: Value): void;
+  /** The trace context of the request the script runs for: every upstream call carries it on. */
+  trace?: TraceContext;
 }
 
 /** What the bridge derives once per tool (per catalog version): a signature, a validator and a media plan. */
@@ -204,7 +207,7 @@ async function callTool(
 
   let result;
   try {
-    result = await connection.callTool(tool.name, callArgs, options.limits.tool_execution_timeout * 1000, signal);
+    result = await connection.callTool(tool.name, callArgs, options.limits.tool_execution_timeout * 1000, signal, options.trace);
   } catch (e) {
     if (e instanceof UpstreamError && e.kind === "timeout") throw new PyException(EXC.TimeoutError, [e.message]);
     throw toolError(server, tool.name, e instanceof Error ? e.message : String(e));

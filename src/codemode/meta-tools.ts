@@ -291,6 +291,8 @@ export interface ExecuteToolCodeContext {
   beforeCall?: BeforeCall;
   /** Told of each successful result of a tool without an outputSchema (BridgeOptions.observe). */
   observe?: BridgeOptions["observe"];
+  /** The trace context the upstream calls carry on (BridgeOptions.trace). */
+  trace?: BridgeOptions["trace"];
   signal?: AbortSignal;
   /** The `workspace` module's folder, when one is configured. */
   workspace?: WorkspaceOptions;
@@ -311,6 +313,7 @@ export async function executeToolCode(code: string, context: ExecuteToolCodeCont
     skipValidation: context.skipValidation,
     beforeCall: context.beforeCall,
     observe: context.observe,
+    trace: context.trace,
   });
   const result = await execute(typeof code === "string" ? code : "", {
     hosts,

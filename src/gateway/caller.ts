@@ -1,6 +1,7 @@
 // Who is asking: a virtual key's grants, or an unrestricted caller. A key value comes in as a
 // string from whichever face received it (an HTTP header, a playground's choice); the answer is
 // a Caller or the reason the value is refused, which the face words for its own protocol.
+import type { TraceContext } from "../upstream/trace-context.js";
 import type { KeyRing, VirtualKey } from "./virtual-keys.js";
 
 /** Who is asking: a virtual key's per-client grants, or null for an unrestricted caller. */
@@ -10,6 +11,8 @@ export interface Caller {
   label: string;
   /** The virtual key's id (what an MCP session is bound to: a key keeps it when renamed); none without a key. */
   keyId?: string;
+  /** The trace context of the request it asks in (upstream/trace-context.ts): its calls and events carry it on. */
+  trace?: TraceContext;
 }
 
 export const UNRESTRICTED: Caller = { grants: null, label: "-" };
@@ -46,6 +49,17 @@ export function callerForValue(ring: KeyRing, value: string | undefined, require
   if (!key) return { refused: "unknown" };
   if (!key.is_active) return { refused: "inactive", name: key.name };
   return callerForKey(ring, key);
+}
+
+/**
+ * `caller` asking in the request traced by `trace`: the same grants and label, read live through
+ * the prototype (a key's getters), with the request's context added. Unchanged without one.
+ */
+export function withTrace(caller: Caller, trace: TraceContext | undefined): Caller {
+  if (trace === undefined) return caller;
+  const traced = Object.create(caller) as Caller;
+  traced.trace = trace;
+  return traced;
 }
 
 export function isRefusal(who: Caller | KeyRefusal): who is KeyRefusal {

@@ -5,6 +5,7 @@
 // pages them back, so a page may come from anywhere within the rows the store keeps.
 import type { EventEmitter } from "node:events";
 import type { SandboxResult } from "../interpreter/index.js";
+import type { TraceContext } from "../upstream/trace-context.js";
 import { DEFAULT_LOG_PAGE, type LogEntry, type LogPage, type LogQuery, MAX_LOG_PAGE, type NewLogEntry, Store } from "./store.js";
 
 export type { LogEntry, LogPage, LogQuery };
@@ -17,6 +18,8 @@ export interface ExecutionEvent {
   result: SandboxResult;
   /** The meta-tool that ran it: executeToolCode or executeToolScript (executeToolCode when absent). */
   tool?: string;
+  /** The trace context of the request it ran for (telemetry parents its span there). */
+  trace?: TraceContext;
 }
 
 export const DEFAULT_PAGE_SIZE = DEFAULT_LOG_PAGE;

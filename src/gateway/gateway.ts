@@ -337,7 +337,7 @@ export class Gateway extends EventEmitter {
     if (name === EXECUTE_TOOL_SCRIPT && workspace) {
       const context = { ...this.executionContext(caller, signal, options.unattended === true), workspace };
       const { text, result, code } = await this.running(() => executeToolScript(args, context));
-      if (result && code !== null) this.emit("execution", { caller: caller.label, code, result, tool: EXECUTE_TOOL_SCRIPT });
+      if (result && code !== null) this.emit("execution", { caller: caller.label, code, result, tool: EXECUTE_TOOL_SCRIPT, trace: caller.trace });
       return result ? { text, isError: result.error !== null, execution: result } : { text, isError: true };
     }
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
@@ -366,7 +366,7 @@ export class Gateway extends EventEmitter {
     if (options.unattended && !this.autoExecutable(client, call.tool)) {
       throw new NeedsApprovalError(`tool '${target}' is not in tools_to_auto_execute: it needs approval`);
     }
-    const result = await connection.callTool(call.tool, call.arguments, this.current.limits.tool_execution_timeout * 1000, signal);
+    const result = await connection.callTool(call.tool, call.arguments, this.current.limits.tool_execution_timeout * 1000, signal, caller.trace);
     return { text: toolText(result), isError: result.isError === true };
   }
 
@@ -411,7 +411,7 @@ export class Gateway extends EventEmitter {
           result = internalErrorResult(e);
           throw e;
         } finally {
-          this.emit("execution", { caller: caller.label, code, result: result!, tool: "executeToolCode" });
+          this.emit("execution", { caller: caller.label, code, result: result!, tool: "executeToolCode", trace: caller.trace });
         }
       }
     }
@@ -448,6 +448,7 @@ export class Gateway extends EventEmitter {
       skipValidation: new Set(this.clientConfigs().filter((c) => !c.validate_arguments).map((c) => c.name)),
       signal,
       workspace: this.current.workspace,
+      trace: caller.trace,
     };
   }
 

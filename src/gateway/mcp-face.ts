@@ -6,7 +6,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { type Caller, UNRESTRICTED } from "./caller.js";
+import { traceContextOf } from "../upstream/trace-context.js";
+import { type Caller, UNRESTRICTED, withTrace } from "./caller.js";
 import { type Gateway, ToolNotGrantedError, UnknownToolError } from "./gateway.js";
 
 const SERVER_INFO = { name: "code-mode-gateway", version: "0.1.0" };
@@ -24,7 +25,8 @@ export function mcpServerFor(gateway: Gateway, caller: Caller): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gateway.listTools(caller) as never }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
-      const outcome = await gateway.callTool(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, caller, extra.signal);
+      const traced = withTrace(caller, traceContextOf(extra.requestInfo?.headers));
+      const outcome = await gateway.callTool(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, traced, extra.signal);
       return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
     } catch (e) {
       if (e instanceof UnknownToolError || e instanceof ToolNotGrantedError) throw new McpError(ErrorCode.InvalidParams, e.message);

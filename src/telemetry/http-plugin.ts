@@ -1,14 +1,26 @@
 // Telemetry's part of the HTTP server: a span per request (SERVER kind), continuing the caller's
-// W3C `traceparent`, made the active context while the route runs, so that the executions and
-// agent rounds it causes are parented under it and the upstream HTTP servers it reaches are sent
-// it; and `GET /metrics` (buildServer counts it as an admin route: behind the admin token when
-// one is set). Added first, so that a request refused by a later hook still has its span.
-import { type Context, context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+// W3C `traceparent`; and `GET /metrics` (buildServer counts it as an admin route: behind the
+// admin token when one is set). Added first, so that a request refused by a later hook still has
+// its span. No async context carries the span: the request's `traceparent` header is rewritten to
+// name it, and the faces pass that on by hand (upstream/trace-context.ts), so that the executions
+// and agent rounds it causes are parented under it and the upstream servers it reaches get it.
+import { propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { GatewayMetrics } from "./metrics.js";
 import type { Tracing } from "./tracing.js";
 
 export const METRICS_ROUTE = "/metrics";
+
+/** Sets a header of the incoming request in both of Node's views of it (the MCP SDK reads `rawHeaders`). */
+const headerSetter = {
+  set: (carrier: IncomingMessage, key: string, value: string) => {
+    carrier.headers[key] = value;
+    const raw = carrier.rawHeaders;
+    for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === key) raw.splice(i, 2);
+    raw.push(key, value);
+  },
+};
 
 const headerGetter = {
   keys: (carrier: FastifyRequest["headers"]) => Object.keys(carrier),
@@ -33,7 +45,7 @@ export function instrumentServer(app: FastifyInstance, tracing: Tracing | null, 
 }
 
 function traceRequests(app: FastifyInstance, tracing: Tracing): void {
-  const spans = new WeakMap<FastifyRequest, { span: Span; inside: Context }>();
+  const spans = new WeakMap<FastifyRequest, Span>();
   app.addHook("onRequest", (request, reply, done) => {
     if (request.url === METRICS_ROUTE) return done();
     const parent = propagation.extract(ROOT_CONTEXT, request.headers, headerGetter);
@@ -41,8 +53,9 @@ function traceRequests(app: FastifyInstance, tracing: Tracing): void {
     const route = request.routeOptions.url;
     const attributes = { "http.request.method": request.method, "url.path": path, ...(route ? { "http.route": route } : {}) };
     const span = tracing.tracer.startSpan(`${request.method} ${route ?? path}`, { kind: SpanKind.SERVER, startTime: tracing.wallClock(performance.now()), attributes }, parent);
-    const inside = trace.setSpan(parent, span);
-    spans.set(request, { span, inside });
+    // From here on the request's context is its span's: what the faces read and pass on.
+    propagation.inject(trace.setSpan(parent, span), request.raw, headerSetter);
+    spans.set(request, span);
     // A caller that goes away before the answer: no onResponse comes, the span ends here.
     reply.raw.once("close", () => {
       if (reply.raw.writableFinished || !spans.has(request)) return;
@@ -50,25 +63,24 @@ function traceRequests(app: FastifyInstance, tracing: Tracing): void {
       span.setStatus({ code: SpanStatusCode.ERROR, message: "the client went away before the answer" });
       span.end(tracing.wallClock(performance.now()));
     });
-    context.with(inside, done);
+    done();
   });
-  // The body is read between onRequest and preHandler, outside that context: the route runs in it again.
+  // An MCP request's span is named by its JSON-RPC method, known once the body is read.
   app.addHook("preHandler", (request, _reply, done) => {
-    const entry = spans.get(request);
-    if (entry === undefined) return done();
-    const method = request.routeOptions.url === "/mcp" ? mcpMethod(request.body) : undefined;
+    const span = spans.get(request);
+    const method = span !== undefined && request.routeOptions.url === "/mcp" ? mcpMethod(request.body) : undefined;
     if (method !== undefined) {
-      entry.span.setAttribute("mcp.method.name", method);
-      entry.span.updateName(`${request.method} /mcp ${method}`);
+      span!.setAttribute("mcp.method.name", method);
+      span!.updateName(`${request.method} /mcp ${method}`);
     }
-    context.with(entry.inside, done);
+    done();
   });
   app.addHook("onResponse", (request, reply, done) => {
-    const entry = spans.get(request);
-    if (entry !== undefined) {
-      entry.span.setAttribute("http.response.status_code", reply.statusCode);
-      if (reply.statusCode >= 500) entry.span.setStatus({ code: SpanStatusCode.ERROR });
-      entry.span.end(tracing.wallClock(performance.now()));
+    const span = spans.get(request);
+    if (span !== undefined) {
+      span.setAttribute("http.response.status_code", reply.statusCode);
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end(tracing.wallClock(performance.now()));
       spans.delete(request);
     }
     done();

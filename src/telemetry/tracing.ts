@@ -2,9 +2,10 @@
 // per agent round with its provider request, built from what the gateway reports when they end.
 // The interpreter knows nothing of tracing; its result says when each call began and how long it
 // took, and a span can be given its times and its parent, so the tree is made afterwards at no
-// cost to the script. The parent is the context active when the gateway reports (the HTTP
-// request's span, see http-plugin.ts), and a caller's `traceparent` is continued there.
-import { type Attributes, type Context, context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+// cost to the script. The parent is the trace context the event carries (the HTTP request's
+// span, see http-plugin.ts, which continues a caller's `traceparent`). No context manager is
+// registered: over AsyncLocalStorage it would hook every promise of the process.
+import { type Attributes, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -13,6 +14,7 @@ import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace
 import type { AgentRoundEvent } from "../agent/loop.js";
 import type { ExecutionEvent } from "../gateway/exec-log.js";
 import type { Gateway } from "../gateway/gateway.js";
+import type { TraceContext } from "../upstream/trace-context.js";
 import type { TelemetrySettings, TracesSettings } from "./config.js";
 import { executionOutcome, toolCallErrorType, toolCallOutcome } from "./outcomes.js";
 
@@ -32,11 +34,16 @@ function json(value: unknown): string {
 }
 
 /**
- * The context manager and the W3C propagator are the process's (the API has one of each): the
- * first tracer provider registers them, and they outlive it. Another provider made later in the
- * same process (a test's second gateway) uses them as they are.
+ * The W3C propagator is the process's (the API has one): the first tracer provider registers it,
+ * and it outlives that provider. Another provider made later in the same process (a test's second
+ * gateway) uses it as it is.
  */
 let registered = false;
+
+/** The context a span continues: the event's trace context, or none (a new trace). */
+function parentOf(carrier: TraceContext | undefined): Context {
+  return carrier === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, carrier);
+}
 
 export class Tracing {
   private readonly provider: NodeTracerProvider;
@@ -59,7 +66,7 @@ export class Tracing {
       spanProcessors: [new BatchSpanProcessor(exporter)],
     });
     if (!registered) {
-      this.provider.register();
+      this.provider.register({ contextManager: null });
       registered = true;
     }
     this.tracer = this.provider.getTracer("code-mode-gateway");
@@ -72,8 +79,8 @@ export class Tracing {
 
   /** Follows the gateway's executions and agent rounds; returns the function that stops. */
   attach(gateway: Gateway): () => void {
-    const onExecution = (event: ExecutionEvent) => this.execution(event, performance.now(), context.active());
-    const onRound = (event: AgentRoundEvent) => this.agentRound(event, context.active());
+    const onExecution = (event: ExecutionEvent) => this.execution(event, performance.now(), parentOf(event.trace));
+    const onRound = (event: AgentRoundEvent) => this.agentRound(event, parentOf(event.trace));
     gateway.on("execution", onExecution);
     gateway.on("agent-round", onRound);
     return () => {

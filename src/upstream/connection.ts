@@ -7,10 +7,10 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { context, propagation, trace } from "@opentelemetry/api";
 import { type CallToolResult, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientConfig } from "./config.js";
 import { logText } from "./log-text.js";
+import { type TraceContext, traceContextInBody } from "./trace-context.js";
 
 export type ServerState = "connecting" | "connected" | "reconnecting" | "disabled" | "closed";
 
@@ -42,14 +42,17 @@ const MAX_PAGES = 1000;
 const STDERR_TAIL = 4096;
 
 /**
- * fetch that passes the caller's trace on (W3C `traceparent`) when telemetry is tracing this
- * request (src/telemetry registers the propagator); otherwise it is plain fetch.
+ * fetch that passes a call's trace context on as HTTP headers (W3C `traceparent`): the SDK takes
+ * no per-request headers, so callTool puts the context in the request's `_meta`, where MCP keeps
+ * it, and this lifts it from the body. Without one it is plain fetch.
  */
 const tracedFetch: FetchLike = (url, init) => {
-  const active = context.active();
-  if (trace.getSpanContext(active) === undefined) return fetch(url, init);
+  const body = init?.body;
+  const trace = typeof body === "string" ? traceContextInBody(body) : undefined;
+  if (trace === undefined) return fetch(url, init);
   const headers = new Headers(init?.headers);
-  propagation.inject(active, headers, { set: (carrier, key, value) => carrier.set(key, value) });
+  headers.set("traceparent", trace.traceparent);
+  if (trace.tracestate !== undefined) headers.set("tracestate", trace.tracestate);
   return fetch(url, { ...init, headers });
 };
 
@@ -209,8 +212,11 @@ export class UpstreamConnection extends EventEmitter {
     this.emit("catalog");
   }
 
-  /** Calls a tool. Rejects with UpstreamError when the server is unavailable or too slow. */
-  async callTool(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls a tool; `trace` (the causing request's context) goes in the request's `_meta`, and in
+   * its headers over HTTP. Rejects with UpstreamError when the server is unavailable or too slow.
+   */
+  async callTool(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal, trace?: TraceContext): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.state !== "connected") {
       throw new UpstreamError(
@@ -219,7 +225,8 @@ export class UpstreamConnection extends EventEmitter {
       );
     }
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs, signal })) as CallToolResult;
+      const params = trace === undefined ? { name, arguments: args } : { name, arguments: args, _meta: { ...trace } };
+      return (await client.callTool(params, undefined, { timeout: timeoutMs, signal })) as CallToolResult;
     } catch (e) {
       const text = message(e);
       if (/timed? ?out/i.test(text)) throw new UpstreamError(`${this.name}.${name} timed out after ${timeoutMs / 1000} s`, "timeout");

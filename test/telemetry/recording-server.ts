@@ -1,6 +1,6 @@
 // A real MCP server over Streamable HTTP on 127.0.0.1 (the official SDK, stateless: a protocol
-// server and a transport per request) that keeps the `traceparent` header of every tools/call it
-// is sent. Tools: `ping` (answers "pong" after `ms` milliseconds) and `fail` (an isError result).
+// server and a transport per request) that keeps the `traceparent` of every tools/call it is
+// sent, as a header and in the params' `_meta`. Tools: `ping` (answers "pong" after `ms` milliseconds) and `fail` (an isError result).
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -11,6 +11,8 @@ export interface RecordingServer {
   url: string;
   /** The traceparent of each tools/call, in the order they came (undefined: none was sent). */
   traceparents: (string | undefined)[];
+  /** The `params._meta.traceparent` of each tools/call, likewise. */
+  metaTraceparents: (string | undefined)[];
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ function protocolServer(): Server {
 
 export async function startRecordingServer(): Promise<RecordingServer> {
   const traceparents: (string | undefined)[] = [];
+  const metaTraceparents: (string | undefined)[] = [];
   const http: HttpServer = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -44,7 +47,11 @@ export async function startRecordingServer(): Promise<RecordingServer> {
       } catch {
         body = undefined;
       }
-      if ((body as { method?: string } | undefined)?.method === "tools/call") traceparents.push(req.headers.traceparent as string | undefined);
+      const call = body as { method?: string; params?: { _meta?: { traceparent?: string } } } | undefined;
+      if (call?.method === "tools/call") {
+        traceparents.push(req.headers.traceparent as string | undefined);
+        metaTraceparents.push(call.params?._meta?.traceparent);
+      }
       const server = protocolServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on("close", () => {
@@ -61,6 +68,7 @@ export async function startRecordingServer(): Promise<RecordingServer> {
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
     traceparents,
+    metaTraceparents,
     close: () =>
       new Promise((resolve) => {
         http.closeAllConnections();

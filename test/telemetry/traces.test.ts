@@ -95,6 +95,7 @@ describe.each([
     expect(Math.abs(Number(request.startNs / 1_000_000n) - Date.now())).toBeLessThan(60_000);
     // The upstream HTTP server was sent the trace, with the request's span as the parent.
     expect(stack.rec.traceparents.at(-1)).toBe(`00-${caller.traceId}-${request.spanId}-01`);
+    expect(stack.rec.metaTraceparents.at(-1)).toBe(`00-${caller.traceId}-${request.spanId}-01`);
   });
 
   it("puts no code, arguments or results on spans unless record_payloads is on", async () => {
