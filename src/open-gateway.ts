@@ -2,7 +2,8 @@
 // its upstream servers, every change it makes written to the store, and the HTTP server (the
 // API and /mcp). The CLI parses flags and calls this; tests and embedders call it to boot the
 // whole durable system in one process.
-import { join, resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { chainPlugins, loadPlugins } from "./agent/plugins.js";
 import { HostPolicy } from "./api/host-check.js";
@@ -11,6 +12,7 @@ import type { GatewayConfig } from "./gateway/config-file.js";
 import { ExecLog } from "./gateway/exec-log.js";
 import { Gateway, type GatewaySettings } from "./gateway/gateway.js";
 import type { ShapeChange } from "./gateway/shapes.js";
+import { SqliteLock } from "./gateway/sqlite-lock.js";
 import { Store, type StoredSettings } from "./gateway/store.js";
 import type { KeyChange, KeyRing } from "./gateway/virtual-keys.js";
 import { startTelemetry, type TelemetrySettings } from "./telemetry/index.js";
@@ -92,18 +94,28 @@ function storedSettings(s: GatewaySettings): StoredSettings {
 export async function openGateway(options: OpenGatewayOptions): Promise<OpenedGateway> {
   const plugins = await loadPlugins(options.config.plugins);
   // State changed through the API lives in the database; config.json only seeds an empty one.
-  const store = new Store(join(resolve(options.dataDir), "gateway.db"));
+  const path = join(resolve(options.dataDir), "gateway.db");
+  mkdirSync(dirname(path), { recursive: true });
+  // One process per SQLite file: a second one would never see the first one's writes.
+  const lock = SqliteLock.acquire(path);
+  let store: Store | undefined;
   try {
-    return compose(options, store, chainPlugins(plugins));
+    store = new Store(path);
+    const opened = store;
+    return compose(options, store, chainPlugins(plugins), () => {
+      opened.close();
+      lock.release();
+    });
   } catch (e) {
     // A corrupt row, say: nothing was started yet, and the file is let go.
-    store.close();
+    store?.close();
+    lock.release();
     throw e;
   }
 }
 
 /** The gateway, its events written to `store`, and the HTTP server; the upstream servers start connecting last. */
-function compose(options: OpenGatewayOptions, store: Store, preToolCall: Gateway["preToolCall"]): OpenedGateway {
+function compose(options: OpenGatewayOptions, store: Store, preToolCall: Gateway["preToolCall"], closeStore: () => void): OpenedGateway {
   const { config } = options;
   const log = options.log ?? stderrLog;
   if (store.isEmpty()) {
@@ -185,7 +197,7 @@ function compose(options: OpenGatewayOptions, store: Store, preToolCall: Gateway
         await closeServer(app).catch((e: unknown) => log(`closing the HTTP server: ${(e as Error).message}`));
         await gateway.close();
         await telemetry?.shutdown().catch((e: unknown) => log(`telemetry: spans not sent at shutdown: ${(e as Error).message}`));
-        store.close();
+        closeStore();
       })();
       return closing;
     },
