@@ -10,7 +10,7 @@ import { after, DONE, HostCallable, HostObject, Pending, PyBoundMethod, PyBuilti
 import { binary, compare, equals, hashOf, iterate, length as lengthOf, SliceValue, unary } from "./ops.js";
 import { repr as reprOf, reprPaced, str as strOf, TEXT_SHIFT, textCharge } from "./repr.js";
 import { CLOSURE, entrySize, headerSize, ITERATOR, MAP_ENTRY } from "./sizes.js";
-import { collectItems, cursors, drainItems, forEachItem, lazy, mapItem, stepIterator, waitable } from "./stepping.js";
+import { collectItems, cursors, drainItems, forEachItem, lazy, mapItem, skippingCursors, stepIterator, waitable } from "./stepping.js";
 import { cpLength } from "./strings.js";
 import { bitLength, divSteps, linearSteps, mulSteps, powSteps, radixSteps } from "./bigint-cost.js";
 import type { Budget } from "./budget.js";
@@ -810,13 +810,15 @@ function filter(ctx: NativeContext, args: Value[], kwargs: Kwargs | null): Value
     ctx.budget.step(1);
     return truthy(fn === null ? v : ctx.call(fn, [v]));
   };
-  const { next, step } = cursors([iterable], ([input]) => {
+  const { next, step } = skippingCursors([iterable], ctx, ([input], passed) => {
     const find = (): Value | typeof DONE | Pending => {
       for (;;) {
         const v = input!();
         if (v === DONE) return DONE;
         if (v instanceof Pending) return v.then((x: Value | typeof DONE) => (x === DONE ? DONE : keep(x) ? x : find()));
         if (keep(v)) return v;
+        const paused = passed();
+        if (paused !== null) return paused.then(find);
       }
     };
     return find;

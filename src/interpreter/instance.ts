@@ -10,7 +10,7 @@
 // tuples are PyTuples the same way (named-tuple.ts).
 import type { Budget } from "./budget.js";
 import type { Kwargs, NativeContext, NativeFn, NativeMethod } from "./native.js";
-import { type DONE, PyIterator, PyType } from "./objects.js";
+import { type DONE, PyIterator, PyType, type Step } from "./objects.js";
 import { type HashKey, objectKey, PyDict, PyObject, PyTuple, type Value } from "./values.js";
 
 /** A binary or comparison hook's answer when it does not handle the other operand. */
@@ -193,8 +193,9 @@ export class ClassedIterator extends PyIterator {
     next: () => Value | typeof DONE,
     bytes?: number,
     paid = false,
+    step: Step | null = null,
   ) {
-    super(next, cls.tpName, bytes, paid);
+    super(next, cls.tpName, bytes, paid, step);
   }
 }
 

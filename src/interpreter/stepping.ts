@@ -209,6 +209,38 @@ export function cursors(inputs: readonly Value[], make: (inputs: Step[]) => Step
   return { next, step: make(inputs.map((v, i) => (waits(v) ? v.step! : sync[i]!))) };
 }
 
+/** Called after each item a cursor passed over: null to go on, or a Pending to return (the cursor goes on once it settles). */
+export type Passed = () => Pending | null;
+
+/** For a cursor that cannot return a Pending (an iterator's `next`). */
+export const NEVER_PAUSE: Passed = () => null;
+
+/** A Passed that pauses through `pacer` every PACE items passed over. */
+export function pacedPassing(pacer: Pacer): Passed {
+  let countdown = PACE;
+  return () => {
+    if (--countdown > 0) return null;
+    countdown = PACE;
+    return pacer.pause?.() ?? null;
+  };
+}
+
+/**
+ * The cursors of an iterator that may pass over many items before it gives one (filter,
+ * filterfalse, dropwhile, compress): as cursors(), but `step` is always made, and the `passed`
+ * it is made with pauses through `pacer` every PACE items passed over, so that skipping a
+ * billion items cannot hold the event loop (`next`'s never pauses: it cannot return a Pending).
+ */
+export function skippingCursors(
+  inputs: readonly Value[],
+  pacer: Pacer,
+  make: (inputs: Step[], passed: Passed) => Step,
+): { next: () => Value | typeof DONE; step: Step } {
+  const sync = inputs.map((v) => iterate(v));
+  const next = make(sync, NEVER_PAUSE) as () => Value | typeof DONE;
+  return { next, step: make(inputs.map((v, i) => (waits(v) ? v.step! : sync[i]!)), pacedPassing(pacer)) };
+}
+
 /**
  * `f` of an item that may be DONE or Pending: DONE stays DONE, a Pending continues with `f` once
  * settled. For iterators made over others (enumerate over a generator expression).

@@ -3,7 +3,7 @@
 import { pyError } from "../../errors.js";
 import { ClassedIterator, PyClass } from "../../instance.js";
 import type { Kwargs, NativeFn } from "../../native.js";
-import { DONE, PyDictView, PyIterator } from "../../objects.js";
+import { DONE, PyDictView, PyIterator, type Step } from "../../objects.js";
 import { CLOSURE, headerSize, ITERATOR } from "../../sizes.js";
 import { PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../../values.js";
 
@@ -18,10 +18,10 @@ export function itertoolsClass(name: string, construct: NativeFn): PyClass {
  * An iterator of class `cls` giving what `next` gives. It holds `closures` closures and keeps
  * `inputs` alive; `paid` says its items are its inputs' own, stored and paid for already.
  */
-export function iteratorOf(cls: PyClass, next: Cursor, closures: number, inputs: readonly Value[], paid: boolean): ClassedIterator {
+export function iteratorOf(cls: PyClass, next: Cursor, closures: number, inputs: readonly Value[], paid: boolean, step: Step | null = null): ClassedIterator {
   let bytes = ITERATOR + CLOSURE * closures;
   for (const v of inputs) bytes += headerSize(v);
-  return new ClassedIterator(cls, next, bytes, paid);
+  return new ClassedIterator(cls, next, bytes, paid, step);
 }
 
 /** Whether the items an iterable gives are stored (and paid for) where they are. */

@@ -3,11 +3,12 @@
 // Each pulls from its inputs only when asked for an item, in CPython's order (islice and groupby
 // follow itertoolsmodule.c step by step), so that a shared iterator is left where CPython leaves it.
 import { pyError } from "../../errors.js";
-import type { PyClass } from "../../instance.js";
+import type { ClassedIterator, PyClass } from "../../instance.js";
 import { bind, type NativeContext } from "../../native.js";
-import { DONE, PyBuiltin } from "../../objects.js";
+import { DONE, PyBuiltin, type Step } from "../../objects.js";
 import { binary, equals, iterate } from "../../ops.js";
 import { SLOT, TUPLE } from "../../sizes.js";
+import { NEVER_PAUSE, pacedPassing, type Passed } from "../../stepping.js";
 import { PyTuple, truthy, type Value } from "../../values.js";
 import { type Cursor, exactly, indexArg, itemsPaid, iteratorOf, itertoolsClass, noKeywords, onlyKeywords } from "./iterators.js";
 
@@ -258,21 +259,32 @@ export const ZIP_LONGEST = itertoolsClass("zip_longest", (ctx, args, kwargs) => 
 
 // ------------------------------------------------------------------ predicates and maps
 
+/**
+ * An iterator's cursor made twice over one state: as its `next` (with NEVER_PAUSE) and as its
+ * `step` (pausing every PACE items passed over), so that one that skips a long run of items
+ * cannot hold the event loop.
+ */
+type Skipping = (passed: Passed) => Step;
+
+function skipping(cls: PyClass, ctx: NativeContext, cursor: Skipping, inputs: readonly Value[], paid: boolean): ClassedIterator {
+  return iteratorOf(cls, cursor(NEVER_PAUSE) as Cursor, 3, inputs, paid, cursor(pacedPassing(ctx)));
+}
+
 /** takewhile, dropwhile and filterfalse: a predicate, then an iterable. */
-function predicated(name: string, make: (ctx: NativeContext, test: (v: Value) => boolean, next: Cursor) => Cursor): PyClass {
+function predicated(name: string, make: (ctx: NativeContext, test: (v: Value) => boolean, next: Cursor) => Skipping): PyClass {
   const cls: PyClass = itertoolsClass(name, (ctx, args, kwargs) => {
     noKeywords(name, kwargs);
     exactly(name, args, 2);
     const [predicate, iterable] = args as [Value, Value];
     const test = (v: Value) => truthy(predicate === null && name === "filterfalse" ? v : ctx.call(predicate, [v]));
-    return iteratorOf(cls, make(ctx, test, iterate(iterable)), 3, [iterable], itemsPaid(iterable));
+    return skipping(cls, ctx, make(ctx, test, iterate(iterable)), [iterable], itemsPaid(iterable));
   });
   return cls;
 }
 
 export const TAKEWHILE = predicated("takewhile", (ctx, test, next) => {
   let done = false;
-  return () => {
+  return () => () => {
     if (done) return DONE;
     const v = next();
     if (v === DONE) return DONE;
@@ -285,24 +297,34 @@ export const TAKEWHILE = predicated("takewhile", (ctx, test, next) => {
 
 export const DROPWHILE = predicated("dropwhile", (ctx, test, next) => {
   let dropping = true;
-  return () => {
-    for (let v = next(); v !== DONE; v = next()) {
-      ctx.budget.step(1);
-      if (!dropping || !test(v)) {
-        dropping = false;
-        return v;
+  return (passed) => {
+    const find: Step = () => {
+      for (let v = next(); v !== DONE; v = next()) {
+        ctx.budget.step(1);
+        if (!dropping || !test(v)) {
+          dropping = false;
+          return v;
+        }
+        const paused = passed();
+        if (paused !== null) return paused.then(find);
       }
-    }
-    return DONE;
+      return DONE;
+    };
+    return find;
   };
 });
 
-export const FILTERFALSE = predicated("filterfalse", (ctx, test, next) => () => {
-  for (let v = next(); v !== DONE; v = next()) {
-    ctx.budget.step(1);
-    if (!test(v)) return v;
-  }
-  return DONE;
+export const FILTERFALSE = predicated("filterfalse", (ctx, test, next) => (passed) => {
+  const find: Step = () => {
+    for (let v = next(); v !== DONE; v = next()) {
+      ctx.budget.step(1);
+      if (!test(v)) return v;
+      const paused = passed();
+      if (paused !== null) return paused.then(find);
+    }
+    return DONE;
+  };
+  return find;
 });
 
 export const STARMAP: PyClass = itertoolsClass("starmap", (ctx, args, kwargs) => {
@@ -330,9 +352,8 @@ export const COMPRESS: PyClass = itertoolsClass("compress", (ctx, args, kwargs) 
   const [data, selectors] = bind("compress", { names: ["data", "selectors"], required: 2 }, args, kwargs);
   const nextData = iterate(data!);
   const nextSelector = iterate(selectors!);
-  return iteratorOf(
-    COMPRESS,
-    () => {
+  const cursor: Skipping = (passed) => {
+    const find: Step = () => {
       for (;;) {
         const v = nextData();
         if (v === DONE) return DONE;
@@ -340,12 +361,13 @@ export const COMPRESS: PyClass = itertoolsClass("compress", (ctx, args, kwargs) 
         if (s === DONE) return DONE;
         ctx.budget.step(1);
         if (truthy(s)) return v;
+        const paused = passed();
+        if (paused !== null) return paused.then(find);
       }
-    },
-    3,
-    [data!, selectors!],
-    itemsPaid(data!),
-  );
+    };
+    return find;
+  };
+  return skipping(COMPRESS, ctx, cursor, [data!, selectors!], itemsPaid(data!));
 });
 
 // ------------------------------------------------------------------ pairwise and batched
