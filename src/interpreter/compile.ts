@@ -178,12 +178,13 @@ export function compiledModuleCount(): number {
  * earlier compilation, returned as it is while it fits. A script's first run is on closures, its
  * hot loops and functions moving to the JS tier as they run (loopTier, functionBody). A kept
  * script whose run did enough work is compiled again, once, with every unit on the JS tier; the
- * analysis, and the units already compiled, are reused.
+ * analysis, and the units already compiled, are reused. `analysed` is the module's analysis when
+ * the caller made it already (execute() does, a turn earlier, for a long script).
  */
-export function compiledModule(module: A.Module, kept: CompiledModule | null): CompiledModule {
+export function compiledModule(module: A.Module, kept: CompiledModule | null, analysed?: ScopeInfo): CompiledModule {
   const hot = isHot(module);
   if (kept !== null && kept.mode === codegenMode && kept.hot === hot) return kept;
-  return build(module, kept?.info ?? analyse(module), hot);
+  return build(module, kept?.info ?? analysed ?? analyse(module), hot);
 }
 
 function build(module: A.Module, info: ScopeInfo, hot: boolean): CompiledModule {

@@ -8,6 +8,7 @@ import { toPlain, type Plain } from "./boundary.js";
 import { Budget, DEFAULT_LIMITS, type Limits, resolveLimits } from "./budget.js";
 import { makeBuiltins } from "./builtins.js";
 import { type CompiledModule, compiledModule } from "./compile.js";
+import { analyse, type ScopeInfo } from "./scope.js";
 import { noteRun } from "./tiering.js";
 import { Frame, Globals, RETURN, unboundSlots } from "./frame.js";
 import { CancelledError, PyException, ResourceLimitError } from "./errors.js";
@@ -229,6 +230,13 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
     throw e;
   }
 
+  // A long script's analysis and compilation (each up to ~15 ms at 64 KB) run in two turns, not one.
+  let analysed: ScopeInfo | undefined;
+  if (script.compiled === null && source.length >= PIECES_FROM) {
+    analysed = analyse(script.module);
+    await new Promise<number>((resolve) => waitForSlice(resolve));
+  }
+
   budget = state.budget = new Budget(limits);
   const meter = budget;
   const modules = new Map(STANDARD_MODULES);
@@ -258,7 +266,7 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
   // Removed when the execution ends: a long-lived signal must not keep finished executions alive.
   let onAbort: (() => void) | undefined;
   try {
-    const compiled = (script.compiled = compiledModule(script.module, script.compiled));
+    const compiled = (script.compiled = compiledModule(script.module, script.compiled, analysed));
     const body = compiled.body;
     frame = new Frame(unboundSlots(body.slotCount), [], globals, "<module>", 0);
     let completion: unknown = body(frame);
