@@ -3,7 +3,8 @@
 // - Load: autocannon (50 connections) against POST /v1/mcp/tool/execute of the real gateway
 //   process (dist/src/cli/gateway.js, its SQLite store and execution log included), once with a
 //   script that makes no tool call and once with a script that makes one, to the edge-server
-//   fixture over stdio. Requests per second, latency p50/p99, errors.
+//   fixture over stdio; then the same without the store, and the CLI again with telemetry on
+//   (traces exported over OTLP, metrics). Requests per second, latency p50/p99, errors.
 // - Fairness: the event-loop delay (perf_hooks.monitorEventLoopDelay) of a gateway in this process
 //   while up to 20 CPU-heavy scripts run at once, next to the same gateway idle.
 // - Memory: the heap growth while 1,000 executions are blocked in a tool call at once (the
@@ -11,6 +12,8 @@
 //
 //   npx tsc -p tsconfig.json && node dist/bench/load.js [--quick] [--write]
 import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -58,12 +61,12 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 /** The real CLI (with its SQLite store) when `store`, else bench/serve.js (execution log in memory). */
-async function startGatewayProcess(dir: string, store: boolean): Promise<{ child: ChildProcess; url: string }> {
+async function startGatewayProcess(dir: string, store: boolean, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
   const config = join(dir, "config.json");
   writeFileSync(config, JSON.stringify({ mcp: { client_configs: edgeClients() } }));
   const args = store ? [GATEWAY_CLI, "--config", config, "--data", join(dir, "data"), "--port", "0"] : [SERVE];
   // With this bench's own Node flags: `npm run bench` passes the gateway's (bench/all.ts).
-  const child = spawn(process.execPath, [...process.execArgv, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...process.execArgv, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
   const url = await listeningUrl(child, 30_000);
   for (let i = 0; ; i++) {
     const health = (await (await fetch(`${url}/health`)).json()) as { servers: { name: string; state: string }[] };
@@ -86,10 +89,23 @@ interface LoadRow {
   result: AutocannonResult;
 }
 
-async function load(store: boolean): Promise<LoadRow[]> {
+/** An OTLP/HTTP endpoint that accepts every export (the traced gateway's spans go there). */
+async function otlpSink(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200, { "content-type": "application/x-protobuf" }).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** The CLI gateway with traces (OTLP/HTTP protobuf to `otlp`) and metrics, as an operator turns them on. */
+const tracedEnv = (otlp: string): NodeJS.ProcessEnv => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_SERVICE_NAME: "bench-load" });
+
+async function load(store: boolean, env?: NodeJS.ProcessEnv): Promise<LoadRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "cmg-bench-load-"));
-  const { child, url } = await startGatewayProcess(dir, store);
-  const where = store ? "CLI, SQLite log" : "no store";
+  const { child, url } = await startGatewayProcess(dir, store, env);
+  const where = env ? "CLI, SQLite log, traces + metrics" : store ? "CLI, SQLite log" : "no store";
   try {
     const scripts: [string, string][] = [
       [`${where}: script, 0 tool calls`, "RESULT = 1 + 1"],
@@ -256,7 +272,20 @@ async function memory(bench: BenchGateway): Promise<Memory> {
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
 
 async function main(): Promise<void> {
-  const loadRows = [...(await load(true)), ...(await load(false))];
+  const sink = await otlpSink();
+  let loadRows: LoadRow[];
+  try {
+    loadRows = [...(await load(true)), ...(await load(false)), ...(await load(true, tracedEnv(sink.url)))];
+  } finally {
+    await sink.close();
+  }
+  const traced = (i: number) => loadRows[4 + i]!.result;
+  const plain = (i: number) => loadRows[i]!.result;
+  const tracedCost = [0, 1].map((i) => ({
+    rps: traced(i).requests.average / plain(i).requests.average - 1,
+    p50: traced(i).latency.p50 / plain(i).latency.p50 - 1,
+  }));
+  const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
   // Fairness, then memory, on one gateway in this process.
   const bench = await startGateway();
   let fair: Fairness;
@@ -306,7 +335,11 @@ async function main(): Promise<void> {
       `Without the store, 0-call scripts run at ${(loadRows[2]!.result.requests.average / loadRows[0]!.result.requests.average).toFixed(1)}× ` +
       "the requests per second: better-sqlite3 is synchronous, so each execution's log commit blocks the event loop " +
       "that serves every other request. (Before log entries were committed unsynced, an fsync per execution held the " +
-      "real gateway to 194 requests/s here, against 2,174 without the store.)",
+      "real gateway to 194 requests/s here, against 2,174 without the store.) " +
+      "\"traces + metrics\" is the CLI gateway with `OTEL_EXPORTER_OTLP_ENDPOINT` set (spans over OTLP/HTTP protobuf to a " +
+      "receiver in this process, /metrics on): against the plain CLI rows, requests/s " +
+      `${pct(tracedCost[0]!.rps)} and p50 ${pct(tracedCost[0]!.p50)} for 0-call scripts, requests/s ${pct(tracedCost[1]!.rps)} and ` +
+      `p50 ${pct(tracedCost[1]!.p50)} for 1-call scripts (autocannon reports latency in whole milliseconds: a p50 of a few ms moves in steps of 1 ms).`,
     "",
     "### Fairness",
     "",
