@@ -21,6 +21,7 @@ import { jsonBody } from "./json-body.js";
 import { keyRoutes } from "./keys.js";
 import { logRoutes } from "./logs.js";
 import { mcpRoutes } from "./mcp.js";
+import type { McpSessionRecords } from "../gateway/mcp-sessions.js";
 import { overviewRoutes } from "./overview.js";
 import { toolRoutes } from "./tools.js";
 import { validationError } from "./validation.js";
@@ -42,6 +43,8 @@ export interface ServerOptions {
   providers?: readonly ProviderConfig[];
   /** `server.mcp_session_idle_seconds`: close an MCP session no request has used for this long (default 3600). */
   mcpSessionIdleSeconds?: number;
+  /** Where MCP session records are kept (the store's table; default: memory, so sessions stay in this process). */
+  mcpSessions?: McpSessionRecords;
   /** The built web UI's folder (default: dist/web under the package root). */
   webRoot?: string;
   /** Adds hooks and routes before all others (src/telemetry: request spans, GET /metrics). */
@@ -72,7 +75,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
   app.register(overviewRoutes, { gateway, log });
   app.register(toolRoutes, { gateway });
   app.register(agentRoutes, { gateway, providers: options.providers });
-  app.register(mcpRoutes, { gateway, hosts: options.hosts, idleSeconds: options.mcpSessionIdleSeconds });
+  app.register(mcpRoutes, { gateway, hosts: options.hosts, idleSeconds: options.mcpSessionIdleSeconds, sessions: options.mcpSessions });
   app.register(webRoutes, { gateway, root: options.webRoot });
   return app;
 }

@@ -16,7 +16,7 @@ export interface McpSessionRecord {
   id: string;
   /** Who opened it: `key:<virtual key id>`, or "-" without a key (api/mcp.ts ownerOf). */
   owner: string;
-  /** The Host header it was opened with (the DNS-rebinding check keeps to it). */
+  /** The Host header it was opened with (for the operator: a process that continues it keeps to the Host it is reached by). */
   host: string;
   hello: McpClientHello;
   /** When a request last used it, in ms since the epoch. */
@@ -28,8 +28,8 @@ export interface McpSessionRecords {
   get(id: string): Promise<McpSessionRecord | null>;
   /** Writes the record, replacing one with the same id. */
   put(record: McpSessionRecord): Promise<void>;
-  /** Moves `lastUsed` forward (never back); an unknown id is ignored. */
-  touch(id: string, lastUsed: number): Promise<void>;
+  /** Moves `lastUsed` forward (never back); answers whether the record exists (false: deleted or expired elsewhere). */
+  touch(id: string, lastUsed: number): Promise<boolean>;
   delete(id: string): Promise<void>;
   /** Deletes the records last used before `before` (ms since the epoch); answers how many. */
   expire(before: number): Promise<number>;
@@ -48,9 +48,10 @@ export class MemorySessionRecords implements McpSessionRecords {
     this.records.set(record.id, structuredClone(record));
   }
 
-  async touch(id: string, lastUsed: number): Promise<void> {
+  async touch(id: string, lastUsed: number): Promise<boolean> {
     const record = this.records.get(id);
     if (record && lastUsed > record.lastUsed) record.lastUsed = lastUsed;
+    return record !== undefined;
   }
 
   async delete(id: string): Promise<void> {
