@@ -168,6 +168,8 @@ function compose(options: OpenGatewayOptions, store: Store, preToolCall: Gateway
     allowUnauthenticatedStdio: config.allowUnauthenticatedStdio,
     ...(telemetry ? { instrument: telemetry.instrument } : {}),
     mcpSessionIdleSeconds: config.mcpSessionIdleSeconds,
+    // In the database: a client's MCP session outlives a restart of the gateway.
+    mcpSessions: store.sessions,
     logger: options.logger ?? false,
   });
   // Servers connect in the background: a slow or dead one never delays startup.

@@ -14,6 +14,8 @@ import { type Limits, resolveLimits } from "../interpreter/index.js";
 import { type ClientConfig, parseClientConfig } from "../upstream/config.js";
 import type { ToolShape } from "./shapes.js";
 import { ENDING_SQL, endingOf } from "./ending.js";
+import type { McpSessionRecords } from "./mcp-sessions.js";
+import { SqliteSessionRecords } from "./sqlite-sessions.js";
 import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
 
 /** The settings that outlive a restart (GatewaySettings without what only config.json sets). */
@@ -181,6 +183,9 @@ const MIGRATIONS: readonly string[] = [
      FROM logs, json_each(logs.entry, '$.tool_calls') AS c
      WHERE logs.id = log_calls.log_id AND json_valid(logs.entry)
        AND COALESCE(json_extract(c.value, '$.server'), '') = log_calls.server AND COALESCE(json_extract(c.value, '$.tool'), '') = log_calls.tool);`,
+  // 5: MCP session records (mcp-sessions.ts, sqlite-sessions.ts), so a session outlives a restart.
+  `CREATE TABLE mcp_sessions (id TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, hello TEXT NOT NULL, last_used INTEGER NOT NULL);
+   CREATE INDEX mcp_sessions_by_last_used ON mcp_sessions (last_used);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -298,6 +303,8 @@ const NOT_A_FILE = new Set([":memory:", ""]);
 
 export class Store {
   private readonly db: Connection;
+  /** MCP session records (the `mcp_sessions` table): a session outlives a restart. */
+  readonly sessions: McpSessionRecords;
   private readonly maxLogRows: number;
   private readonly queries = new Map<string, Statement>();
   private readonly sql: Record<
@@ -341,6 +348,7 @@ export class Store {
       throw new StoreError(path, `cannot open the database: ${(e as Error).message}`);
     }
     this.db = db;
+    this.sessions = new SqliteSessionRecords(db, path);
     this.sql = {
       listClients: db.prepare("SELECT name, config FROM clients ORDER BY position"),
       // Another client whose name differs only in case: config.json refuses those too.
