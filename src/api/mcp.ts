@@ -124,7 +124,15 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
       if (transport.sessionId && sessions.get(transport.sessionId) === session) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    if (record) await replayInitialize(transport, record);
+    if (record) {
+      try {
+        await replayInitialize(transport, record);
+      } catch (e) {
+        // Nothing half-made stays behind: closing the server forgets the session here.
+        await server.close().catch(() => undefined);
+        throw e;
+      }
+    }
     return session;
   };
 
