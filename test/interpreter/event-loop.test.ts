@@ -130,17 +130,18 @@ describe("built-ins over long iterables keep the event loop turning", () => {
 
   it.each([
     ["`in` over a zip", "RESULT = (399999, 399999) in zip(range(400000), range(400000))", true],
-    ["bytes() of a repeat", "import itertools\nRESULT = len(bytes(itertools.repeat(1, 400000)))", 400000],
+    ["bytes() of a repeat", "import itertools\nRESULT = len(bytes(itertools.repeat(1, 2000000)))", 2000000],
     // Iterators that pass over a long run of items before giving one: unpaced, the run was one block.
-    ["filterfalse skipping", "import itertools\nRESULT = list(itertools.filterfalse(None, range(900000)))", [0]],
+    ["filterfalse skipping", "import itertools\nRESULT = list(itertools.filterfalse(None, range(2000000)))", [0]],
     ["dropwhile dropping", "import itertools\nRESULT = list(itertools.dropwhile(lambda x: x < 150000, range(150001)))", [150000]],
-    ["compress skipping", "import itertools\nRESULT = list(itertools.compress(range(400000), itertools.repeat(0)))", []],
+    ["compress skipping", "import itertools\nRESULT = list(itertools.compress(range(2000000), itertools.repeat(0)))", []],
     ["filter skipping", "RESULT = list(filter(lambda x: x == 149999, range(150000)))", [149999]],
     ["a for loop over filter", "n = 0\nfor x in filter(None, [0] * 400000):\n    n += 1\nRESULT = n", 0],
   ])("gives a timer turns while %s is walked", async (_name, source, answer) => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
-    const r = await execute(source);
+    // Steps raised so that each walk lasts well past 20 ms on a fast machine too.
+    const r = await execute(source, { limits: { max_steps: 10 ** 7 } });
     clearInterval(timer);
     expect(r.error).toBeNull();
     expect(r.result).toEqual(answer);
