@@ -31,6 +31,9 @@ export interface McpRouteOptions {
   sessions?: McpSessionRecords;
 }
 
+const UNKNOWN_SESSION = "unknown or expired MCP session; initialize a new one";
+const OTHER_KEY = "this MCP session was opened with a different virtual key";
+
 /** How often a session's use is written to its record (and its record checked), at most (less when sessions idle out sooner). */
 const TOUCH_MS = 1000;
 
@@ -139,15 +142,16 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
   /** The session `id` from its record, or why it cannot be had (404 unknown or expired, 403 another key's). */
   const resume = async (request: FastifyRequest, id: string, caller: Caller): Promise<Session | { status: number; message: string }> => {
     const record = await records.get(id);
-    if (record === null) return { status: 404, message: "unknown or expired MCP session; initialize a new one" };
+    if (record === null) return { status: 404, message: UNKNOWN_SESSION };
     if (Date.now() - record.lastUsed >= idleMs) {
       await records.delete(id);
-      return { status: 404, message: "unknown or expired MCP session; initialize a new one" };
+      return { status: 404, message: UNKNOWN_SESSION };
     }
-    if (record.owner !== ownerOf(caller)) return { status: 403, message: "this MCP session was opened with a different virtual key" };
+    if (record.owner !== ownerOf(caller)) return { status: 403, message: OTHER_KEY };
     // Pinned to the Host this request came with, which the access check let in (an instance behind
     // a load balancer may be reached by another name than the one the session was opened on).
-    const session = await open(request.headers.host ?? "", caller, null, { ...record, host: request.headers.host ?? "" });
+    const host = request.headers.host ?? "";
+    const session = await open(host, caller, null, { ...record, host });
     request.log.info({ session: id }, "MCP session resumed from its record");
     return session;
   };
@@ -159,13 +163,13 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
     let session = sessionId ? sessions.get(sessionId) : undefined;
     try {
       if (session && sessionId) {
-        if (session.owner !== ownerOf(caller)) return jsonRpcError(reply, 403, "this MCP session was opened with a different virtual key");
+        if (session.owner !== ownerOf(caller)) return jsonRpcError(reply, 403, OTHER_KEY);
         const now = Date.now();
         if (now - session.touched >= touchMs) {
           // Deleted (or expired) on another instance meanwhile: this copy goes too.
           if (!(await records.touch(sessionId, now))) {
             void session.server.close().catch(() => undefined);
-            return jsonRpcError(reply, 404, "unknown or expired MCP session; initialize a new one");
+            return jsonRpcError(reply, 404, UNKNOWN_SESSION);
           }
           session.touched = now;
         }
@@ -177,7 +181,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, option
         }
         const found = await pending;
         if ("status" in found) return jsonRpcError(reply, found.status, found.message);
-        if (found.owner !== ownerOf(caller)) return jsonRpcError(reply, 403, "this MCP session was opened with a different virtual key");
+        if (found.owner !== ownerOf(caller)) return jsonRpcError(reply, 403, OTHER_KEY);
         session = found;
       } else {
         if (request.method !== "POST") return jsonRpcError(reply, 400, "no MCP session id: initialize a session first (POST an initialize request)");
