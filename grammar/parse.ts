@@ -1,5 +1,5 @@
 // The grammar's entry point: source text -> Module, or a PySyntaxError with CPython's wording.
-import type { IRecognitionException } from "chevrotain";
+import type { IRecognitionException, TokenType } from "chevrotain";
 import type * as A from "./ast.js";
 import { PySyntaxError, syntaxErrorAt } from "./errors.js";
 import { scan, type Token } from "./lexer.js";
@@ -28,13 +28,7 @@ export function parse(source: string): A.Module {
   try {
     const parser = getParser();
     const module = parser.parseTokens(tokens);
-    // Each level of nesting takes at least one token, so short scripts cannot be too deep. The
-    // depth is checked first: the context checks recurse over the tree.
-    if (tokens.length > MAX_AST_DEPTH) {
-      const deep = depthExceeds(module, MAX_AST_DEPTH);
-      if (deep) throw new ParseFailure(`expression nested too deeply (more than ${MAX_AST_DEPTH} levels)`, deep);
-    }
-    checkContext(module, keywordsSeen, parser.strayAwait);
+    checkTree(module, tokens, keywordsSeen, parser.strayAwait);
     return module;
   } catch (error) {
     if (unclosed) {
@@ -44,6 +38,30 @@ export function parse(source: string): A.Module {
     }
     throw toSyntaxError(error, source, tokens);
   }
+}
+
+/** The checks of a parsed tree that parse() makes: its depth, then its context (await, return, ...). */
+function checkTree(module: A.Module, tokens: Token[], keywordsSeen: ReadonlySet<TokenType>, strayAwait: boolean): void {
+  // Each level of nesting takes at least one token, so short scripts cannot be too deep. The
+  // depth is checked first: the context checks recurse over the tree.
+  if (tokens.length > MAX_AST_DEPTH) {
+    const deep = depthExceeds(module, MAX_AST_DEPTH);
+    if (deep) throw new ParseFailure(`expression nested too deeply (more than ${MAX_AST_DEPTH} levels)`, deep);
+  }
+  checkContext(module, keywordsSeen, strayAwait);
+}
+
+/**
+ * parse()'s checks of a Module parsed from `tokens` (the scan of `source`, with no unclosed
+ * bracket) by other means, such as in pieces: the Module, or parse()'s PySyntaxError.
+ */
+export function checkParsed(module: A.Module, source: string, tokens: Token[], keywordsSeen: ReadonlySet<TokenType>, strayAwait: boolean): A.Module {
+  try {
+    checkTree(module, tokens, keywordsSeen, strayAwait);
+  } catch (error) {
+    throw toSyntaxError(error, source, tokens);
+  }
+  return module;
 }
 
 /** Like parse, but returns the error instead of throwing it. */

@@ -90,6 +90,14 @@ describe("parsing in pieces", () => {
     for (const { source } of montyFiles()) compare(source + "\n" + corpus.slice(0, corpus.indexOf("\n", 6000) + 1));
   });
 
+  it("scans, parses and checks one long statement in three steps", () => {
+    const source = `x = [${Array.from({ length: 5000 }, (_, i) => String(i)).join(", ")}]\n`;
+    expect(compare(source)).toBe(3);
+    const deep = `x = ${Array.from({ length: 1300 }, (_, i) => String(i)).join(" + ")}\n`;
+    expect(inPieces(deep)).toMatchObject({ error: { message: "expression nested too deeply (more than 1200 levels)" } });
+    compare(deep);
+  });
+
   it("checks the whole module at the end: an await outside async, a return outside a function", () => {
     const long = "x = 1\n".repeat(2000);
     compare(long + "def f():\n    return 1\nawait g()\n");
