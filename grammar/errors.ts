@@ -16,6 +16,9 @@ export interface SyntaxErrorInfo {
   text: string;
 }
 
+/** The longest source line a SyntaxError's rendering shows whole, in code points. */
+const SHOWN_LINE_CHARS = 160;
+
 export class PySyntaxError extends Error implements SyntaxErrorInfo {
   readonly type: SyntaxErrorType;
   readonly line: number;
@@ -40,16 +43,29 @@ export class PySyntaxError extends Error implements SyntaxErrorInfo {
     return { type, message, line, column, endLine, endColumn, text };
   }
 
-  /** CPython's rendering: file and line, the source line, a caret, then `Type: message`. */
+  /**
+   * CPython's rendering: file and line, the source line, a caret, then `Type: message`. A line
+   * longer than SHOWN_LINE_CHARS is shown as the part around the caret, each cut marked `...`
+   * (a 60 KB one-line script's error stays short).
+   */
   format(filename = "<script>"): string {
     const trimmed = this.text.replace(/^[ \t\f]+/, "");
     const shift = [...this.text].length - [...trimmed].length;
-    const caretAt = Math.max(1, this.column - shift);
-    const width =
+    let shown = [...trimmed.trimEnd()];
+    let caretAt = Math.max(1, this.column - shift);
+    let width =
       this.endLine === this.line && this.endColumn > this.column ? this.endColumn - this.column : 1;
+    if (shown.length > SHOWN_LINE_CHARS) {
+      width = Math.min(width, SHOWN_LINE_CHARS / 2);
+      const from = Math.max(0, Math.min(caretAt - 1 - SHOWN_LINE_CHARS / 4, shown.length - SHOWN_LINE_CHARS));
+      const head = from > 0 ? [..."..."] : [];
+      const tail = from + SHOWN_LINE_CHARS < shown.length ? [..."..."] : [];
+      shown = [...head, ...shown.slice(from, from + SHOWN_LINE_CHARS), ...tail];
+      caretAt += head.length - from;
+    }
     const lines = [`  File "${filename}", line ${this.line}`];
-    if (trimmed.trim() !== "") {
-      lines.push(`    ${trimmed.trimEnd()}`);
+    if (shown.join("").trim() !== "") {
+      lines.push(`    ${shown.join("")}`);
       lines.push(`    ${" ".repeat(caretAt - 1)}${"^".repeat(width)}`);
     }
     lines.push(`${this.type}: ${this.message}`);

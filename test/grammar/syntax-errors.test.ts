@@ -62,6 +62,18 @@ describe("syntax errors", () => {
     expect(error.format("tool.py").split("\n").slice(1, 3)).toEqual(["    f() = 1", "    ^^^"]);
   });
 
+  it("shows a long line as the part around the caret, each cut marked", () => {
+    const items = Array.from({ length: 8000 }, (_, i) => String(i)).join(", ");
+    const [, shown, caret] = errorOf(`x = [${items} $ 1]\n`).format().split("\n");
+    expect(shown!.length).toBeLessThan(200);
+    expect(shown).toMatch(/^    \.\.\..*, 7999 \$ 1\]$/);
+    // The caret still stands under the `$`.
+    expect(shown![caret!.indexOf("^")]).toBe("$");
+    const start = errorOf(`x = $ [${items}]\n`).format().split("\n");
+    expect(start[1]).toMatch(/^    x = \$ \[0, 1, .*\.\.\.$/);
+    expect(start[1]![start[2]!.indexOf("^")]).toBe("$");
+  });
+
   it("counts columns in code points, as CPython does", () => {
     const error = errorOf("s = '🌍🌍' $\n");
     expect(error.column).toBe(10);
