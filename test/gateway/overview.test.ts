@@ -160,7 +160,7 @@ describe("how an execution ended", () => {
     const db = new Raw(path);
     db.exec(`DROP INDEX logs_by_time_ending; ALTER TABLE logs DROP COLUMN ending; ALTER TABLE logs DROP COLUMN duration_seconds;
       ALTER TABLE log_calls DROP COLUMN calls; ALTER TABLE log_calls DROP COLUMN failures; ALTER TABLE log_calls DROP COLUMN seconds;
-      UPDATE schema_version SET version = 3;`);
+      DROP TABLE mcp_sessions; UPDATE schema_version SET version = 3;`);
     const old = { ...entry(at(124), 0.05), outcome: "error", error: "boom as a bare string" };
     db.prepare("INSERT INTO logs (time, key, tool, outcome, entry) VALUES (?, '-', 'executeToolCode', 'error', ?)").run(at(124), JSON.stringify(old));
     db.prepare("INSERT INTO logs (time, key, tool, outcome, entry) VALUES (?, '-', 'executeToolCode', 'ok', 'garbage')").run(at(125));

@@ -158,7 +158,7 @@ describe("shape rows in the store", () => {
       CREATE INDEX logs_by_time ON logs (time);`);
     db.close();
     const s = new Store(file);
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
     expect(s.listShapes()).toEqual([]);
     s.putShape("srv", "t", shape);
     expect(s.listShapes()).toHaveLength(1);

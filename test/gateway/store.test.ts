@@ -353,6 +353,8 @@ describe("logs", () => {
     raw("DROP INDEX logs_by_time_ending");
     raw("ALTER TABLE logs DROP COLUMN ending");
     raw("ALTER TABLE logs DROP COLUMN duration_seconds");
+    // (and without the session records of schema 5)
+    raw("DROP TABLE mcp_sessions");
     raw("UPDATE schema_version SET version = 2");
     raw("INSERT INTO logs (time, key, tool, outcome, entry) VALUES (?, '-', 'executeToolCode', 'ok', 'garbage')", at(-5));
     s = reopen(s);
