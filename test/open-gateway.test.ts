@@ -92,9 +92,9 @@ describe("openGateway", () => {
       mcp: { tool_manager_config: { code_mode_limits: { max_steps: 777 } } },
     });
     const g = await open(config, mkdtempSync(join(tmpdir(), "cmg-open-")));
-    expect(g.store.listClients().map((c) => c.name)).toEqual(["edge"]);
-    expect(g.store.listKeys().map((k) => k.name)).toEqual(["ci"]);
-    expect(g.store.getSettings()?.limits.max_steps).toBe(777);
+    expect((await g.store.listClients()).map((c) => c.name)).toEqual(["edge"]);
+    expect((await g.store.listKeys()).map((k) => k.name)).toEqual(["ci"]);
+    expect((await g.store.getSettings())?.limits.max_steps).toBe(777);
     expect(g.gateway.settings.limits.max_steps).toBe(777);
   });
 

@@ -58,12 +58,16 @@ export function clientView(config: ClientConfig, connection: UpstreamConnection 
 }
 
 /** The gateway's verdict on a change as the route's answer: the change's client, or its error with a status. */
-async function answer(change: Promise<ClientConfig>, view: (config: ClientConfig) => ClientView): Promise<ClientView> {
+async function answer(change: Promise<ClientConfig>, view: (config: ClientConfig) => ClientView, gateway: Gateway): Promise<ClientView> {
+  let config: ClientConfig;
   try {
-    return view(await change);
+    config = await change;
   } catch (e) {
     throw clientChangeError(e);
   }
+  // Acknowledged means committed: a store that could not take the change answers its error.
+  await gateway.settled();
+  return view(config);
 }
 
 export const clientRoutes: FastifyPluginAsync<ClientRoutesOptions> = async (app, options) => {
@@ -82,7 +86,7 @@ export const clientRoutes: FastifyPluginAsync<ClientRoutesOptions> = async (app,
 
   // Connecting starts and is not waited for: the answer shows the state it is in.
   app.post<{ Body: Record<string, unknown> }>("/api/mcp/client", { schema: { body: clientBody, response: clientRoute } }, async (request) =>
-    answer(gateway.createClient(request.body, stdio), live),
+    answer(gateway.createClient(request.body, stdio), live, gateway),
   );
 
   app.put<{ Params: { id: string }; Body: Record<string, unknown> }>(
@@ -90,16 +94,16 @@ export const clientRoutes: FastifyPluginAsync<ClientRoutesOptions> = async (app,
     { schema: { params: idParams, body: clientBody, response: clientRoute } },
     async (request) => {
       const fields = Object.fromEntries(Object.entries(request.body).filter(([field]) => !VIEW_ONLY_FIELDS.has(field)));
-      return answer(gateway.updateClient(request.params.id, fields, stdio), live);
+      return answer(gateway.updateClient(request.params.id, fields, stdio), live, gateway);
     },
   );
 
   // Answers once the connection is closed and a stdio child terminated.
   app.delete<{ Params: { id: string } }>("/api/mcp/client/:id", { schema: { params: idParams, response: clientRoute } }, async (request) =>
-    answer(gateway.deleteClient(request.params.id), (config) => clientView(config, undefined)),
+    answer(gateway.deleteClient(request.params.id), (config) => clientView(config, undefined), gateway),
   );
 
   app.post<{ Params: { id: string } }>("/api/mcp/client/:id/reconnect", { schema: { params: idParams, response: clientRoute } }, async (request) =>
-    answer(gateway.reconnectClient(request.params.id), live),
+    answer(gateway.reconnectClient(request.params.id), live, gateway),
   );
 };

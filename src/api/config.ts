@@ -15,7 +15,10 @@ export const configRoutes: FastifyPluginAsync<{ gateway: Gateway }> = async (app
     async (request) => {
       // Applies to executions that start from now on; running ones keep the settings they began with.
       gateway.settings = settingsFromUpdate(gateway.settings, request.body.client_config);
-      return configView(gateway.settings);
+      const view = configView(gateway.settings);
+      // Acknowledged means committed: a store that could not take them answers its error.
+      await gateway.settled();
+      return view;
     },
   );
 };

@@ -55,7 +55,9 @@ export const keyRoutes: FastifyPluginAsync<{ gateway: Gateway }> = async (app, {
     async (request) => {
       const key = checked(() => parseVirtualKey({ ...request.body, value: request.body.value ?? generateKeyValue() }));
       if (keys.get(key.id)) throw new HttpError(409, `a virtual key with id '${key.id}' already exists`);
-      return { virtual_key: keyView(checked(() => keys.put(key))) };
+      const saved = keyView(checked(() => keys.put(key)));
+      await gateway.settled();
+      return { virtual_key: saved };
     },
   );
 
@@ -68,13 +70,19 @@ export const keyRoutes: FastifyPluginAsync<{ gateway: Gateway }> = async (app, {
       if (id !== undefined && id !== current.id) throw new HttpError(400, `id cannot be changed (it is '${current.id}')`);
       // A field left out keeps its value.
       const key = checked(() => parseVirtualKey({ ...current, ...request.body, id: current.id }));
-      return { virtual_key: keyView(checked(() => keys.put(key))) };
+      const saved = keyView(checked(() => keys.put(key)));
+      await gateway.settled();
+      return { virtual_key: saved };
     },
   );
 
   app.delete<{ Params: { id: string }; Reply: VirtualKeyAnswer }>(
     "/api/governance/virtual-keys/:id",
     { schema: { params: idParams, response: keyRoute } },
-    async (request) => ({ virtual_key: keyView(keys.delete(findKey(request.params.id).id)!) }),
+    async (request) => {
+      const deleted = keyView(keys.delete(findKey(request.params.id).id)!);
+      await gateway.settled();
+      return { virtual_key: deleted };
+    },
   );
 };

@@ -8,6 +8,7 @@ import { LIMIT_FIELDS, resolveLimits } from "../interpreter/index.js";
 import { type ClientConfig, clientConfigsOf, ConfigError, refuseUnknownFields, unknownField } from "../upstream/config.js";
 import { DEFAULT_SETTINGS, type GatewaySettings } from "./gateway.js";
 import { DEFAULT_SESSION_IDLE_SECONDS } from "./mcp-face.js";
+import { parseStoreSection, type StoreSection } from "./store-config.js";
 import { parseVirtualKeys, type VirtualKey } from "./virtual-keys.js";
 
 export interface GatewayConfig {
@@ -33,6 +34,8 @@ export interface GatewayConfig {
   plugins: string[];
   /** `telemetry`: traces and metrics (src/telemetry/config.ts adds the OTEL_* variables); absent when not set. */
   telemetry?: TelemetrySection;
+  /** `store`: where the state lives (store-config.ts); absent: SQLite in the data folder. */
+  store?: StoreSection;
 }
 
 /** config.json's `telemetry` section as written (every field optional). */
@@ -97,7 +100,7 @@ const PROVIDER_FIELDS = ["name", "type", "base_url", "api_key", "headers", "time
 // field (`govrenance`) would otherwise be ignored, leaving its setting off without a word.
 const ROOT_FIELDS = [
   "mcp", "mcpServers", "client_config", "server", "governance", "providers", "plugins",
-  "workspace_root", "workspace_max_write_bytes", "workspace_max_created", "telemetry",
+  "workspace_root", "workspace_max_write_bytes", "workspace_max_created", "telemetry", "store",
 ];
 const MCP_FIELDS = ["client_configs", "tool_manager_config"];
 const MANAGER_FIELDS = ["tool_execution_timeout", "max_agent_depth", "code_mode_binding_level", "code_mode_limits", "code_mode_observed_shapes"];
@@ -282,6 +285,7 @@ export function parseGatewayConfig(raw: unknown, env: NodeJS.ProcessEnv = proces
     providers: parseProviders(root.providers),
     plugins: parsePlugins(root.plugins),
     ...(root.telemetry !== undefined ? { telemetry: parseTelemetrySection(root.telemetry) } : {}),
+    ...(root.store !== undefined ? { store: parseStoreSection(root.store) } : {}),
     ...(adminToken !== undefined ? { adminToken: adminToken as string } : {}),
   };
 }

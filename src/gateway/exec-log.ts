@@ -6,6 +6,7 @@
 import type { EventEmitter } from "node:events";
 import type { SandboxResult } from "../interpreter/index.js";
 import type { TraceContext } from "../upstream/trace-context.js";
+import type { LogStore } from "./state-store.js";
 import { DEFAULT_LOG_PAGE, type LogEntry, type LogPage, type LogQuery, MAX_LOG_PAGE, type NewLogEntry, Store } from "./store.js";
 
 export type { LogEntry, LogPage, LogQuery };
@@ -58,10 +59,10 @@ export type LogFailure = (error: Error) => void;
 
 const warn: LogFailure = (error) => process.emitWarning(`execution log entry not saved: ${error.message}`);
 
-/** The executions a gateway ran, kept in `store` (an in-memory one by default, for a gateway on its own). */
+/** The executions a gateway ran, kept in `store` (an in-memory SQLite one by default, for a gateway on its own). */
 export class ExecLog {
   constructor(
-    readonly store: Store = new Store(":memory:"),
+    readonly store: LogStore = new Store(":memory:"),
     private readonly onFailure: LogFailure = warn,
   ) {}
 
@@ -70,9 +71,9 @@ export class ExecLog {
    * a log entry not saved must not fail the execution it describes, so the failure is reported
    * to `onFailure` instead of thrown.
    */
-  record(event: ExecutionEvent, endedAt?: number): LogEntry | null {
+  async record(event: ExecutionEvent, endedAt?: number): Promise<LogEntry | null> {
     try {
-      return this.store.appendLog(entryOf(event, endedAt));
+      return await this.store.appendLog(entryOf(event, endedAt));
     } catch (e) {
       this.onFailure(e as Error);
       return null;
@@ -80,7 +81,7 @@ export class ExecLog {
   }
 
   /** One page of the entries that match, newest first, and how many match in all. */
-  list(query: LogQuery = {}): LogPage {
+  async list(query: LogQuery = {}): Promise<LogPage> {
     return this.store.queryLogs(query);
   }
 

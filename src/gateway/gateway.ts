@@ -126,6 +126,12 @@ export class Gateway extends EventEmitter {
   readonly shapes = new ShapeBook();
   /** Plugins' pre-tool-call hook, applied to direct calls and to every call a script makes. */
   preToolCall: PreToolCallHook | null = null;
+  /**
+   * Resolves once every change announced so far is stored, rejecting with the error of one that
+   * could not be; a route that changes state awaits it before answering. Whoever persists the
+   * changes sets it (open-gateway.ts); without a store there is nothing to wait for.
+   */
+  settled: () => Promise<void> = () => Promise.resolve();
   /** Aborted by close(): every call still running is cancelled, so shutdown never waits on a script. */
   private readonly stopping = new AbortController();
 
@@ -231,6 +237,31 @@ export class Gateway extends EventEmitter {
       const config = this.findClient(id);
       await this.replaceClient(config);
       return config;
+    });
+  }
+
+  /**
+   * Makes the clients those of `configs`, as another instance left them in a shared store:
+   * removes the missing ones, reconnects the changed ones and adds the new ones, in the queue of
+   * changes. Announces nothing: "client-saved" and "client-deleted" are for changes made here.
+   */
+  syncClients(configs: readonly ClientConfig[]): Promise<void> {
+    return this.changes.run(async () => {
+      const next = new Map(configs.map((c) => [c.name, c]));
+      const closing: Promise<unknown>[] = [];
+      for (const name of [...this.configs.keys()]) {
+        if (next.has(name)) continue;
+        this.configs.delete(name);
+        closing.push(this.manager.remove(name));
+      }
+      for (const config of configs) {
+        const current = this.configs.get(config.name);
+        if (current && JSON.stringify(current) === JSON.stringify(config)) continue;
+        this.configs.set(config.name, config);
+        if (current) closing.push(this.manager.replace(config));
+        else this.manager.add(config);
+      }
+      await Promise.all(closing);
     });
   }
 

@@ -6,7 +6,8 @@
 // tool calls a page at a time — yielding to the event loop between them, so that no one read
 // holds it long however busy the window was.
 import type { ServerState } from "../upstream/connection.js";
-import type { CallsKey, MinuteEnding, ServerCalls, Store } from "./store.js";
+import type { LogStore } from "./state-store.js";
+import type { CallsKey, MinuteEnding, ServerCalls } from "./store.js";
 
 export const DEFAULT_OVERVIEW_MINUTES = 60;
 /** A day: the log keeps at most its newest 10,000 executions anyway. */
@@ -68,7 +69,7 @@ export function nearestRank(p: number, n: number): number {
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reads the window's figures from `store` and puts them in order. */
-export async function readOverview(store: Store, upstreams: readonly UpstreamState[], options: OverviewOptions = {}): Promise<Overview> {
+export async function readOverview(store: LogStore, upstreams: readonly UpstreamState[], options: OverviewOptions = {}): Promise<Overview> {
   const minutes = options.minutes ?? DEFAULT_OVERVIEW_MINUTES;
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_OVERVIEW_MINUTES) {
     throw new RangeError(`minutes must be a whole number from 1 to ${MAX_OVERVIEW_MINUTES} (got ${minutes})`);
@@ -76,14 +77,14 @@ export async function readOverview(store: Store, upstreams: readonly UpstreamSta
   const now = options.now ?? Date.now();
   const start = Math.floor(now / MINUTE_MS) * MINUTE_MS - (minutes - 1) * MINUTE_MS;
   const since = new Date(start).toISOString();
-  const endings = store.endingsPerMinute(since);
+  const endings = await store.endingsPerMinute(since);
   const end = new Date(start + minutes * MINUTE_MS).toISOString();
   const total = endings.reduce((n, e) => n + e.count, 0);
   const quantiles: DurationQuantiles = { minutes: [], p50: null, p95: null };
   if (total > 0) {
-    quantiles.p50 = store.durationAt(since, end, nearestRank(0.5, total));
+    quantiles.p50 = await store.durationAt(since, end, nearestRank(0.5, total));
     await turn();
-    quantiles.p95 = store.durationAt(since, end, nearestRank(0.95, total));
+    quantiles.p95 = await store.durationAt(since, end, nearestRank(0.95, total));
   }
   const perMinute = new Map<string, number>();
   for (const e of endings) perMinute.set(e.minute, (perMinute.get(e.minute) ?? 0) + e.count);
@@ -91,8 +92,8 @@ export async function readOverview(store: Store, upstreams: readonly UpstreamSta
     await turn();
     const from = `${minute}:00.000Z`;
     const to = new Date(Date.parse(from) + MINUTE_MS).toISOString();
-    const p50 = store.durationAt(from, to, nearestRank(0.5, n));
-    const p95 = store.durationAt(from, to, nearestRank(0.95, n));
+    const p50 = await store.durationAt(from, to, nearestRank(0.5, n));
+    const p95 = await store.durationAt(from, to, nearestRank(0.95, n));
     // Null when rows were trimmed since they were counted.
     if (p50 !== null && p95 !== null) quantiles.minutes.push({ minute, p50, p95 });
   }
@@ -100,7 +101,7 @@ export async function readOverview(store: Store, upstreams: readonly UpstreamSta
   let after: CallsKey | null = null;
   do {
     await turn();
-    const page = store.callsByServer(since, after, options.pageRows ?? CALLS_PAGE_ROWS);
+    const page = await store.callsByServer(since, after, options.pageRows ?? CALLS_PAGE_ROWS);
     calls.push(...page.servers);
     after = page.next;
   } while (after !== null);

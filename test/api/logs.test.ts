@@ -34,10 +34,10 @@ function event(caller: string, partial: Partial<SandboxResult> = {}, code = "pas
 const call = (server: string, tool: string, ok = true) => ({ server, tool, arguments: { secret: "arg" }, ok, error: ok ? null : "boom", started_seconds: 0, duration_seconds: 0.1 });
 const failure = { type: "ZeroDivisionError", message: "division by zero", line: 3, column: 5, traceback: "...", hints: [] };
 
-describe("ExecLog", () => {
-  it("records who ran what, how big and how long, which tools it called and how it ended — not the code or the payloads", () => {
+describe("ExecLog", async () => {
+  it("records who ran what, how big and how long, which tools it called and how it ended — not the code or the payloads", async () => {
     const log = new ExecLog();
-    const entry = log.record(event("team", { duration_seconds: 2, tool_calls: [call("edge", "add"), call("edge", "fail", false)], error: failure }, "print('é')"), Date.parse("2030-01-01T00:00:02Z"));
+    const entry = await log.record(event("team", { duration_seconds: 2, tool_calls: [call("edge", "add"), call("edge", "fail", false)], error: failure }, "print('é')"), Date.parse("2030-01-01T00:00:02Z"));
     expect(entry).toEqual({
       id: 1,
       time: "2030-01-01T00:00:00.000Z",
@@ -54,61 +54,61 @@ describe("ExecLog", () => {
     });
     expect(JSON.stringify(entry)).not.toContain("secret");
     // What it recorded is the store's entry, as a page shows it.
-    expect(log.list().logs).toEqual([entry]);
+    expect((await log.list()).logs).toEqual([entry]);
   });
 
-  it("keeps its entries in the store it is given", () => {
+  it("keeps its entries in the store it is given", async () => {
     const store = new Store(":memory:");
     const log = new ExecLog(store);
     log.record(event("a"));
     log.record(event("b"));
     expect(store.queryLogs().logs.map((e) => e.key)).toEqual(["b", "a"]);
-    expect(new ExecLog(store).list({ key: "a" }).total).toBe(1);
+    expect((await new ExecLog(store).list({ key: "a" })).total).toBe(1);
     store.close();
   });
 
-  it("lists newest first, a page at a time, with the total that matches", () => {
+  it("lists newest first, a page at a time, with the total that matches", async () => {
     const log = new ExecLog();
     for (let i = 0; i < 7; i++) log.record(event("k"), Date.parse("2030-01-01T00:00:00Z") + i * 1000);
-    expect(log.list({ limit: 3 })).toMatchObject({ total: 7, logs: [{ id: 7 }, { id: 6 }, { id: 5 }] });
-    expect(log.list({ limit: 3, offset: 6 })).toMatchObject({ total: 7, logs: [{ id: 1 }] });
-    expect(log.list({ offset: 7 })).toEqual({ total: 7, logs: [] });
+    expect(await log.list({ limit: 3 })).toMatchObject({ total: 7, logs: [{ id: 7 }, { id: 6 }, { id: 5 }] });
+    expect(await log.list({ limit: 3, offset: 6 })).toMatchObject({ total: 7, logs: [{ id: 1 }] });
+    expect(await log.list({ offset: 7 })).toEqual({ total: 7, logs: [] });
   });
 
-  it("filters by key, outcome and tool (server.tool, a tool name, or the meta-tool)", () => {
+  it("filters by key, outcome and tool (server.tool, a tool name, or the meta-tool)", async () => {
     const log = new ExecLog();
     const t0 = Date.parse("2030-01-01T00:00:00Z");
     log.record(event("a", { tool_calls: [call("edge", "add")] }), t0);
     log.record(event("b", { tool_calls: [call("other", "add"), call("edge", "echo")], error: failure }), t0 + 1000);
     log.record(event("a", { error: failure }), t0 + 2000);
-    const ids = (q: Parameters<ExecLog["list"]>[0]) => log.list(q).logs.map((e) => e.id);
-    expect(ids({ key: "a" })).toEqual([3, 1]);
-    expect(ids({ outcome: "error" })).toEqual([3, 2]);
-    expect(ids({ outcome: "ok" })).toEqual([1]);
-    expect(ids({ tool: "edge.add" })).toEqual([1]);
-    expect(ids({ tool: "add" })).toEqual([2, 1]);
-    expect(ids({ tool: "executeToolCode" })).toEqual([3, 2, 1]);
-    expect(ids({ key: "a", outcome: "error" })).toEqual([3]);
-    expect(log.list({ key: "b", tool: "edge.echo" }).total).toBe(1);
+    const ids = async (q: Parameters<ExecLog["list"]>[0]) => (await log.list(q)).logs.map((e) => e.id);
+    expect(await ids({ key: "a" })).toEqual([3, 1]);
+    expect(await ids({ outcome: "error" })).toEqual([3, 2]);
+    expect(await ids({ outcome: "ok" })).toEqual([1]);
+    expect(await ids({ tool: "edge.add" })).toEqual([1]);
+    expect(await ids({ tool: "add" })).toEqual([2, 1]);
+    expect(await ids({ tool: "executeToolCode" })).toEqual([3, 2, 1]);
+    expect(await ids({ key: "a", outcome: "error" })).toEqual([3]);
+    expect((await log.list({ key: "b", tool: "edge.echo" })).total).toBe(1);
   });
 
-  it("reports an entry the store cannot take, and never throws into the execution", () => {
+  it("reports an entry the store cannot take, and never throws into the execution", async () => {
     const store = new Store(":memory:");
     const failures: string[] = [];
     const log = new ExecLog(store, (e) => failures.push(e.message));
     store.close();
-    expect(log.record(event("k"))).toBeNull();
+    expect(await log.record(event("k"))).toBeNull();
     expect(failures).toEqual([expect.stringMatching(/database connection is not open/)]);
   });
 
-  it("records a gateway's executions while attached", () => {
+  it("records a gateway's executions while attached", async () => {
     const log = new ExecLog();
     const gateway = new Gateway();
     const detach = log.attach(gateway);
     gateway.emit("execution", event("k"));
     detach();
     gateway.emit("execution", event("k"));
-    expect(log.list().total).toBe(1);
+    expect((await log.list()).total).toBe(1);
   });
 });
 
@@ -273,6 +273,6 @@ describe("GET /api/logs", () => {
     await closed.ready();
     await closed.close();
     await run("pass");
-    expect(other.list().total).toBe(0);
+    expect((await other.list()).total).toBe(0);
   });
 });

@@ -30,6 +30,20 @@ describe("config.json", () => {
     expect(c.settings.limits.max_log_bytes).toBe(2048);
   });
 
+  it("reads the store section: PostgreSQL from env.DATABASE_URL, SQLite by default", () => {
+    const c = parseGatewayConfig({ store: { type: "postgres", url: "env.DATABASE_URL" } }, { DATABASE_URL: "postgres://gw:pw@127.0.0.1:5432/gw" });
+    expect(c.store).toEqual({ type: "postgres", url: "postgres://gw:pw@127.0.0.1:5432/gw" });
+    expect(parseGatewayConfig({}).store).toBeUndefined();
+    expect(parseGatewayConfig({ store: { type: "sqlite", path: "/var/gw.db" } }).store).toEqual({ type: "sqlite", path: "/var/gw.db" });
+    expect(problem({ store: { type: "postgres", url: "env.DATABASE_URL" } })).toContain("store.url: refers to the environment variable DATABASE_URL, which is not set");
+    expect(problem({ store: { type: "mysql" } })).toContain('store.type: must be "sqlite" or "postgres" (got "mysql")');
+    expect(problem({ store: { type: "sqlite", url: "x" } })).toContain("store.url: is not a field of a sqlite store (its fields: type, path)");
+    // A wrong URL is named without its password.
+    const wrong = problem({ store: { type: "postgres", url: "mysql://gw:secret@db/gw" } });
+    expect(wrong).toContain("store.url: must be a postgres:// URL");
+    expect(wrong).not.toContain("secret");
+  });
+
   it("reads env.VAR references, and names a missing one", () => {
     const c = parseGatewayConfig({ mcp: { client_configs: [{ ...stdio, stdio_config: { command: "node", env: { TOKEN: "env.GH_TOKEN" } } }] } }, { GH_TOKEN: "secret" });
     expect(c.clients[0]!.stdio_config!.env.TOKEN).toBe("secret");
@@ -95,7 +109,7 @@ describe("config.json's unknown fields", () => {
   it.each([
     [{ govrenance: { require_virtual_key: true } }, "govrenance: unknown field (did you mean governance?)"],
     [{ mcp_servers: {} }, "mcp_servers: unknown field (did you mean mcpServers?)"],
-    [{ colour: "blue" }, "colour: unknown field (the fields here are mcp, mcpServers, client_config, server, governance, providers, plugins, workspace_root, workspace_max_write_bytes, workspace_max_created, telemetry)"],
+    [{ colour: "blue" }, "colour: unknown field (the fields here are mcp, mcpServers, client_config, server, governance, providers, plugins, workspace_root, workspace_max_write_bytes, workspace_max_created, telemetry, store)"],
     [{ mcp: { client_config: [] } }, "mcp.client_config: unknown field (did you mean client_configs?)"],
     [{ mcp: { tool_manager_config: { tool_execution_timout: 5 } } }, "mcp.tool_manager_config.tool_execution_timout: unknown field (did you mean tool_execution_timeout?)"],
     [{ mcp: { tool_manager_config: { code_mode_limits: { max_stpes: 5 } } } }, "mcp.tool_manager_config.code_mode_limits.max_stpes: unknown field (did you mean max_steps?)"],

@@ -1,0 +1,132 @@
+// The row models both state stores check (store.ts for SQLite, pg-store.ts for PostgreSQL):
+// settings, log entries and the per-tool sums of a log entry's calls. Rows are checked when
+// written and when read back, so a corrupt one is an error naming its field, never a default.
+import { z } from "zod";
+import { type Limits, resolveLimits } from "../interpreter/index.js";
+import type { LogCall, LogEntry, NewLogEntry, StoredSettings } from "./store.js";
+
+const nonNegativeInt = z.number().int().nonnegative();
+
+const SettingsSchema = z.object({
+  limits: z.record(z.string(), z.unknown()),
+  bindingLevel: z.enum(["server", "tool"]),
+  instructionsLimit: nonNegativeInt,
+  directInstructionsLimit: nonNegativeInt,
+  maxAgentDepth: nonNegativeInt,
+  observedShapes: z.boolean().optional(),
+});
+
+/** Parses with a zod schema; the first problem becomes one message naming its field. */
+function check<T>(schema: z.ZodType<T>, raw: unknown, at: string): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  let path = at;
+  for (const p of issue.path) path += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
+  throw new Error(`${path}: ${issue.message}`);
+}
+
+/** Checks settings written or read back; only the stored fields are kept. */
+export function settingsOf(raw: unknown): StoredSettings {
+  const s = check(SettingsSchema, raw, "settings");
+  let limits: Limits;
+  try {
+    limits = resolveLimits(s.limits);
+  } catch (e) {
+    throw new Error(`settings.limits: ${(e as Error).message}`);
+  }
+  // Only the stored fields: a whole GatewaySettings may be passed in.
+  return {
+    limits,
+    bindingLevel: s.bindingLevel,
+    instructionsLimit: s.instructionsLimit,
+    directInstructionsLimit: s.directInstructionsLimit,
+    maxAgentDepth: s.maxAgentDepth,
+    ...(s.observedShapes !== undefined ? { observedShapes: s.observedShapes } : {}),
+  };
+}
+
+// A log entry is checked by hand rather than by a zod schema: a page of entries is read in one
+// go, and the schema took half its time (6 of 12 ms for 1000 entries).
+function field(raw: unknown, at: string): Record<string, unknown> {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${at}: must be an object`);
+  return raw as Record<string, unknown>;
+}
+
+function text(raw: unknown, at: string): string {
+  if (typeof raw !== "string") throw new Error(`${at}: must be a string`);
+  return raw;
+}
+
+function amount(raw: unknown, at: string, whole: boolean): number {
+  if (typeof raw !== "number" || !(raw >= 0) || !Number.isFinite(raw) || (whole && !Number.isInteger(raw))) {
+    throw new Error(`${at}: must be a non-negative ${whole ? "integer" : "number"}`);
+  }
+  return raw;
+}
+
+/**
+ * Checks a log entry, appended or read back, naming its first bad field. Rows written before the
+ * one log model may hold the error as a bare message and calls without `error`: they read as the
+ * model has them.
+ */
+export function logEntryOf(raw: unknown): NewLogEntry {
+  const e = field(raw, "entry");
+  const time = typeof e.time === "string" ? Date.parse(e.time) : NaN;
+  if (!Number.isFinite(time)) throw new Error("entry.time: must be an ISO time");
+  if (!Array.isArray(e.tool_calls)) throw new Error("entry.tool_calls: must be a list");
+  const tool_calls = e.tool_calls.map((raw: unknown, i): LogCall => {
+    const at = `entry.tool_calls[${i}]`;
+    const c = field(raw, at);
+    if (typeof c.ok !== "boolean") throw new Error(`${at}.ok: must be true or false`);
+    return {
+      server: text(c.server, `${at}.server`),
+      tool: text(c.tool, `${at}.tool`),
+      ok: c.ok,
+      error: c.error === undefined || c.error === null ? null : text(c.error, `${at}.error`),
+      duration_seconds: amount(c.duration_seconds, `${at}.duration_seconds`, false),
+    };
+  });
+  if (e.outcome !== "ok" && e.outcome !== "error") throw new Error(`entry.outcome: must be 'ok' or 'error' (got ${JSON.stringify(e.outcome)})`);
+  let error: LogEntry["error"] = null;
+  if (typeof e.error === "string") error = { type: "Error", message: e.error, line: null };
+  else if (e.error !== null) {
+    const x = field(e.error, "entry.error");
+    if (x.line !== null && !Number.isInteger(x.line)) throw new Error("entry.error.line: must be an integer or null");
+    error = { type: text(x.type, "entry.error.type"), message: text(x.message, "entry.error.message"), line: x.line as number | null };
+  }
+  return {
+    time: new Date(time).toISOString(),
+    key: text(e.key, "entry.key"),
+    tool: text(e.tool, "entry.tool"),
+    code_bytes: amount(e.code_bytes, "entry.code_bytes", true),
+    duration_seconds: amount(e.duration_seconds, "entry.duration_seconds", false),
+    tool_calls,
+    outcome: e.outcome,
+    error,
+  };
+}
+
+/** JSON.parse with the parser's complaint as the message. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new Error(`not valid JSON (${(e as Error).message})`);
+  }
+}
+
+/** One execution's calls summed per tool: the rows of `log_calls`, one per tool it called. */
+export function callsPerTool(calls: readonly LogCall[]): { server: string; tool: string; calls: number; failures: number; seconds: number }[] {
+  const byTool = new Map<string, { server: string; tool: string; calls: number; failures: number; seconds: number }>();
+  for (const c of calls) {
+    const id = JSON.stringify([c.server, c.tool]);
+    let t = byTool.get(id);
+    if (!t) byTool.set(id, (t = { server: c.server, tool: c.tool, calls: 0, failures: 0, seconds: 0 }));
+    t.calls++;
+    if (!c.ok) t.failures++;
+    t.seconds += c.duration_seconds;
+  }
+  return [...byTool.values()];
+}
+
