@@ -121,7 +121,7 @@ describe("the PostgreSQL store, side by side with SQLite", () => {
     expect(await both(stores, (s) => s.putClient(client("x"), "nobody"))).toEqual(Array(2).fill({ error: "StoreError" }));
     expect(await both(stores, (s) => s.deleteClient("mem"))).toEqual(Array(2).fill({ value: true }));
     expect(await both(stores, (s) => s.deleteClient("mem"))).toEqual(Array(2).fill({ value: false }));
-    const clash = await stores[1]!.putClient(client("FS")).catch((e: Error) => e.message);
+    const clash = await (stores[1] as PgStore).putClient(client("FS")).catch((e: Error) => e.message);
     expect(clash).toBe("clients row 'fs': cannot add 'FS': client 'fs' already has that name");
   });
 
