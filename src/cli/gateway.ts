@@ -2,6 +2,7 @@
 // code-mode-gateway: the server. One process serves the MCP endpoint /mcp and the HTTP API, or,
 // with --stdio, MCP over stdin/stdout for a desktop client that launches it (logs go to stderr).
 // This parses the flags and reports; openGateway (src/open-gateway.ts) composes the gateway.
+// `code-mode-gateway migrate` copies a SQLite store into PostgreSQL (cli/migrate.ts).
 import { resolve } from "node:path";
 import { PluginError } from "../agent/plugins.js";
 import { loadGatewayConfig } from "../gateway/config-file.js";
@@ -10,6 +11,7 @@ import { StoreError } from "../gateway/store.js";
 import { ListenError, type OpenedGateway, openGateway } from "../open-gateway.js";
 import { resolveTelemetry, TelemetryConfigError, type TelemetrySettings } from "../telemetry/index.js";
 import { ConfigError } from "../upstream/config.js";
+import { MIGRATE_USAGE, migrateCommand } from "./migrate.js";
 
 const USAGE = "usage: code-mode-gateway [--config config.json] [--data ./data] [--host 127.0.0.1] [--port 8080] [--stdio]";
 
@@ -48,12 +50,13 @@ function parseArgs(argv: string[]): Options {
 const log = (message: string) => process.stderr.write(`code-mode-gateway: ${message}\n`);
 
 async function main(): Promise<number> {
+  if (process.argv[2] === "migrate") return migrateCommand(process.argv.slice(3), log);
   let options: Options;
   try {
     options = parseArgs(process.argv.slice(2));
   } catch (e) {
     if ((e as Error).message) log((e as Error).message);
-    process.stderr.write(USAGE + "\n");
+    process.stderr.write(`${USAGE}\n   or: ${MIGRATE_USAGE.slice("usage: ".length)}\n`);
     return 2;
   }
   let config;

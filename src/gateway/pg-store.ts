@@ -204,20 +204,7 @@ export class PgStore implements StateStore {
     }
     const id = await this.transaction(async (c) => {
       await c.query("SET LOCAL synchronous_commit = off");
-      const inserted = await c.query<{ id: string }>(
-        "INSERT INTO logs (time, key, tool, outcome, entry, ending, duration_seconds, instance) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-        [valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid), endingOf(valid), valid.duration_seconds, this.instance],
-      );
-      const rowId = Number(inserted.rows[0]!.id);
-      const calls = callsPerTool(valid.tool_calls);
-      if (calls.length > 0) {
-        const values = calls.map((_, i) => `($1, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6})`).join(", ");
-        await c.query(
-          `INSERT INTO log_calls (log_id, server, tool, calls, failures, seconds) VALUES ${values}`,
-          [rowId, ...calls.flatMap((t) => [t.server, t.tool, t.calls, t.failures, t.seconds])],
-        );
-      }
-      return rowId;
+      return this.insertLog(c, valid, this.instance);
     });
     // The newest row past the limit, and everything older, goes (its calls with it).
     await this.pool.query(
@@ -226,6 +213,24 @@ export class PgStore implements StateStore {
       [this.maxLogRows, TRIM_LOCK],
     );
     return { id, ...valid };
+  }
+
+  /** Inserts one checked entry with its calls; answers its id. */
+  private async insertLog(c: pg.PoolClient, valid: NewLogEntry, instance: string): Promise<number> {
+    const inserted = await c.query<{ id: string }>(
+      "INSERT INTO logs (time, key, tool, outcome, entry, ending, duration_seconds, instance) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+      [valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid), endingOf(valid), valid.duration_seconds, instance],
+    );
+    const rowId = Number(inserted.rows[0]!.id);
+    const calls = callsPerTool(valid.tool_calls);
+    if (calls.length > 0) {
+      const values = calls.map((_, i) => `($1, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6})`).join(", ");
+      await c.query(
+        `INSERT INTO log_calls (log_id, server, tool, calls, failures, seconds) VALUES ${values}`,
+        [rowId, ...calls.flatMap((t) => [t.server, t.tool, t.calls, t.failures, t.seconds])],
+      );
+    }
+    return rowId;
   }
 
   async queryLogs(query: LogQuery = {}): Promise<LogPage> {
@@ -365,6 +370,33 @@ export class PgStore implements StateStore {
     return rows[0]!.empty;
   }
 
+  /**
+   * Writes a whole state (`code-mode-gateway migrate`) into this store, which must hold none:
+   * one transaction, so a failure leaves it as empty as it was. Log entries go in oldest first,
+   * marked as from the instance `from` names. Running instances hear of every kind at once.
+   */
+  async importState(state: CopiedState, from: string): Promise<void> {
+    const entries = state.logs.map((entry) => logEntryOf(entry));
+    await this.write("clients", "*", async (c) => {
+      const held = await c.query<{ what: string }>(
+        `SELECT 'clients' AS what WHERE EXISTS (SELECT 1 FROM clients) UNION ALL SELECT 'settings' WHERE EXISTS (SELECT 1 FROM settings)
+         UNION ALL SELECT 'virtual keys' WHERE EXISTS (SELECT 1 FROM virtual_keys) UNION ALL SELECT 'log entries' WHERE EXISTS (SELECT 1 FROM logs)`,
+      );
+      if (held.rows.length > 0) throw new StoreError(this.where, `already holds ${held.rows.map((r) => r.what).join(", ")}: migrate into an empty database`);
+      for (const config of state.clients) await c.query("INSERT INTO clients (name, config) VALUES ($1, $2)", [config.name, JSON.stringify(parseClientConfig(config, "client"))]);
+      if (state.settings) await c.query("INSERT INTO settings (id, value) VALUES (1, $1)", [JSON.stringify(settingsOf(state.settings))]);
+      for (const key of state.keys) {
+        const valid = parseVirtualKey(key, "key");
+        await c.query("INSERT INTO virtual_keys (id, value, data) VALUES ($1, $2, $3)", [valid.id, valid.value, JSON.stringify(valid)]);
+      }
+      for (const { server, tool, shape } of state.shapes) await c.query("INSERT INTO shapes (server, tool, shape) VALUES ($1, $2, $3)", [server, tool, JSON.stringify(shape)]);
+      for (const entry of entries) await this.insertLog(c, entry, from);
+      for (const kind of ["settings", "keys", "shapes"] as const) {
+        await c.query("SELECT pg_notify($1, $2)", [CHANGE_CHANNEL, JSON.stringify({ kind, id: "*", instance: this.instance } satisfies StoreChange)]);
+      }
+    });
+  }
+
   /** Resolves once every write made so far has committed or failed. */
   async idle(): Promise<void> {
     await this.tail;
@@ -429,6 +461,15 @@ export class PgStore implements StateStore {
       return key;
     });
   }
+}
+
+/** Everything `code-mode-gateway migrate` copies from one store to another (log entries oldest first). */
+export interface CopiedState {
+  clients: ClientConfig[];
+  settings: StoredSettings | null;
+  keys: VirtualKey[];
+  shapes: ToolShape[];
+  logs: NewLogEntry[];
 }
 
 interface KeyRow {
