@@ -3,8 +3,9 @@
 // keys and shapes also NOTIFY the change channel in the same transaction (so the note is sent
 // only if the change committed), naming what changed and the instance that wrote it, for the
 // others to apply (change-feed.ts). Writes of one instance commit in the order they were made.
-// Log entries and shapes are committed with synchronous_commit off, as the SQLite store leaves
-// them unsynced: a crash of the database server may lose the newest ones, never a key or client.
+// Log entries are written in batches and, with shapes, committed with synchronous_commit off, as
+// the SQLite store leaves them unsynced: a crash of the database server may lose the newest ones,
+// never a key or client.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { parseShape, type Shape } from "../codemode/shape.js";
@@ -39,8 +40,15 @@ export interface PgStoreOptions {
   onError?: (error: Error) => void;
 }
 
-/** The advisory lock one trimming of the log takes (others skip rather than wait). */
-const TRIM_LOCK = 0x636d_6702;
+/** The most log entries one batch writes, and the most that may wait for the database. */
+const LOG_BATCH = 500;
+const MAX_QUEUED_LOGS = 20_000;
+
+interface QueuedLog {
+  entry: NewLogEntry;
+  resolve(entry: LogEntry): void;
+  reject(error: Error): void;
+}
 
 /** `?` placeholders, in order, as PostgreSQL's `$1, $2, ...`: the queries read like the SQLite store's. */
 function numbered(sql: string): string {
@@ -54,6 +62,9 @@ export class PgStore implements StateStore {
   /** The tail of this instance's writes of state: each starts once the one before has committed. */
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Log entries waiting for the batch being written (appendLog). */
+  private readonly queuedLogs: QueuedLog[] = [];
+  private flushingLogs: Promise<void> | null = null;
 
   private constructor(
     readonly pool: pg.Pool,
@@ -192,45 +203,76 @@ export class PgStore implements StateStore {
   // --- logs ---
 
   /**
-   * Records one execution (with this instance's id) and answers it with its id; then trims the
-   * log to maxLogRows, unless another instance is trimming it at that moment.
+   * Records one execution (with this instance's id) and answers it with its id. Entries are
+   * written in batches: whatever arrives while one batch commits goes in the next, in one
+   * transaction of a few statements, so a busy instance costs the database one commit per batch
+   * rather than per execution. Each batch then trims the log to the newest maxLogRows appended
+   * (by id, over every instance). Past MAX_QUEUED_LOGS waiting, an entry is refused (and
+   * reported by the execution log) rather than held in memory without bound.
    */
-  async appendLog(entry: NewLogEntry): Promise<LogEntry> {
+  appendLog(entry: NewLogEntry): Promise<LogEntry> {
     let valid: NewLogEntry;
     try {
       valid = logEntryOf(entry);
     } catch (e) {
-      throw new StoreError("log entry", (e as Error).message);
+      return Promise.reject(new StoreError("log entry", (e as Error).message));
     }
-    const id = await this.transaction(async (c) => {
-      await c.query("SET LOCAL synchronous_commit = off");
-      return this.insertLog(c, valid, this.instance);
+    if (this.queuedLogs.length >= MAX_QUEUED_LOGS) {
+      return Promise.reject(new StoreError(this.where, `${MAX_QUEUED_LOGS} log entries are waiting for the database already; this one is dropped`));
+    }
+    return new Promise((resolve, reject) => {
+      this.queuedLogs.push({ entry: valid, resolve, reject });
+      this.flushingLogs ??= this.flushLogs();
     });
-    // The newest row past the limit, and everything older, goes (its calls with it).
-    await this.pool.query(
-      `WITH edge AS (SELECT time, id FROM logs ORDER BY time DESC, id DESC LIMIT 1 OFFSET $1)
-       DELETE FROM logs WHERE pg_try_advisory_xact_lock($2) AND (time, id) <= (SELECT time, id FROM edge)`,
-      [this.maxLogRows, TRIM_LOCK],
-    );
-    return { id, ...valid };
   }
 
-  /** Inserts one checked entry with its calls; answers its id. */
-  private async insertLog(c: pg.PoolClient, valid: NewLogEntry, instance: string): Promise<number> {
-    const inserted = await c.query<{ id: string }>(
-      "INSERT INTO logs (time, key, tool, outcome, entry, ending, duration_seconds, instance) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-      [valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid), endingOf(valid), valid.duration_seconds, instance],
+  /** Writes the waiting entries a batch at a time until none wait. */
+  private async flushLogs(): Promise<void> {
+    while (this.queuedLogs.length > 0) {
+      const batch = this.queuedLogs.splice(0, LOG_BATCH);
+      try {
+        const ids = await this.transaction(async (c) => {
+          await c.query("SET LOCAL synchronous_commit = off");
+          const ids = await this.insertLogs(c, batch.map((b) => b.entry), this.instance);
+          await c.query("DELETE FROM logs WHERE id <= $1", [ids[ids.length - 1]! - this.maxLogRows]);
+          return ids;
+        });
+        batch.forEach((b, i) => b.resolve({ id: ids[i]!, ...b.entry }));
+      } catch (e) {
+        for (const b of batch) b.reject(e as Error);
+      }
+    }
+    this.flushingLogs = null;
+  }
+
+  /** Inserts checked entries with their calls, in their order; answers their ids. */
+  private async insertLogs(c: pg.PoolClient, entries: readonly NewLogEntry[], instance: string): Promise<number[]> {
+    const taken = await c.query<{ id: string }>("SELECT nextval(pg_get_serial_sequence('logs', 'id')) AS id FROM generate_series(1, $1)", [entries.length]);
+    const ids = taken.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    await c.query(
+      `INSERT INTO logs (id, time, key, tool, outcome, entry, ending, duration_seconds, instance)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[])`,
+      [
+        ids,
+        entries.map((e) => e.time),
+        entries.map((e) => e.key),
+        entries.map((e) => e.tool),
+        entries.map((e) => e.outcome),
+        entries.map((e) => JSON.stringify(e)),
+        entries.map((e) => endingOf(e)),
+        entries.map((e) => e.duration_seconds),
+        entries.map(() => instance),
+      ],
     );
-    const rowId = Number(inserted.rows[0]!.id);
-    const calls = callsPerTool(valid.tool_calls);
+    const calls = entries.flatMap((e, i) => callsPerTool(e.tool_calls).map((t) => ({ id: ids[i]!, ...t })));
     if (calls.length > 0) {
-      const values = calls.map((_, i) => `($1, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6})`).join(", ");
       await c.query(
-        `INSERT INTO log_calls (log_id, server, tool, calls, failures, seconds) VALUES ${values}`,
-        [rowId, ...calls.flatMap((t) => [t.server, t.tool, t.calls, t.failures, t.seconds])],
+        `INSERT INTO log_calls (log_id, server, tool, calls, failures, seconds)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::int[], $6::float8[])`,
+        [calls.map((t) => t.id), calls.map((t) => t.server), calls.map((t) => t.tool), calls.map((t) => t.calls), calls.map((t) => t.failures), calls.map((t) => t.seconds)],
       );
     }
-    return rowId;
+    return ids;
   }
 
   async queryLogs(query: LogQuery = {}): Promise<LogPage> {
@@ -390,7 +432,7 @@ export class PgStore implements StateStore {
         await c.query("INSERT INTO virtual_keys (id, value, data) VALUES ($1, $2, $3)", [valid.id, valid.value, JSON.stringify(valid)]);
       }
       for (const { server, tool, shape } of state.shapes) await c.query("INSERT INTO shapes (server, tool, shape) VALUES ($1, $2, $3)", [server, tool, JSON.stringify(shape)]);
-      for (const entry of entries) await this.insertLog(c, entry, from);
+      for (let at = 0; at < entries.length; at += LOG_BATCH) await this.insertLogs(c, entries.slice(at, at + LOG_BATCH), from);
       for (const kind of ["settings", "keys", "shapes"] as const) {
         await c.query("SELECT pg_notify($1, $2)", [CHANGE_CHANNEL, JSON.stringify({ kind, id: "*", instance: this.instance } satisfies StoreChange)]);
       }
@@ -407,6 +449,7 @@ export class PgStore implements StateStore {
     if (this.closed) return;
     this.closed = true;
     await this.tail;
+    await this.flushingLogs;
     await this.pool.end();
   }
 

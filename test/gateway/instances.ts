@@ -1,13 +1,15 @@
 // Gateway instances as their own processes (the built CLI), for the scale-out tests and bench:
 // each gets its own data folder and the same config.json, and is stopped with SIGTERM (or killed).
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listeningUrl } from "./listening.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** The repository: two folders up from the source, three from its build (dist/test/gateway, for the benches). */
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const ROOT = existsSync(join(HERE, "../../package.json")) ? join(HERE, "../..") : join(HERE, "../../..");
 const GATEWAY = join(ROOT, "dist/src/cli/gateway.js");
 
 export interface Instance {

@@ -194,6 +194,23 @@ describe("the PostgreSQL store, side by side with SQLite", () => {
     expect(Object.keys((ta as { value: object }).value)).toEqual(["fs", "github"]);
   });
 
+  it("writes a burst of log entries in batches, each answered with its own id, trimmed to the newest", async () => {
+    const s = await pgStore(undefined, { maxLogRows: 1000 });
+    const answered = await Promise.all(Array.from({ length: 1200 }, (_, i) => s.appendLog(log(i + 1))));
+    const ids = answered.map((e) => e.id);
+    // Appended in order, numbered in order, each entry its own.
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(1200);
+    expect(answered.map((e) => e.code_bytes)).toEqual(Array.from({ length: 1200 }, (_, i) => 11 + i));
+    const page = await s.queryLogs({ limit: 500 });
+    expect(page.total).toBe(1000);
+    expect(page.logs[0]!.id).toBe(ids[1199]);
+    // The oldest 200 went, with their calls.
+    const all = await s.callsByServer(at(0), null, 100_000);
+    const calls = all.servers.reduce((n, row) => n + row.calls, 0);
+    expect(calls).toBe(Array.from({ length: 1000 }, (_, i) => (i + 201) % 3).reduce((n, c) => n + c, 0));
+  });
+
   it("keeps observed shapes and moves them with a renamed client", async () => {
     const stores = [sqliteStore(), await pgStore()];
     const shape: Shape = { types: ["dict"], dicts: 1, keys: [{ name: "name", count: 1, shape: { types: ["str"] } }] };
