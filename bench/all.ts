@@ -26,6 +26,7 @@ const BENCHES: Bench[] = [
   { file: "tokens.js", about: "token footprint of whole tasks, classic vs code mode" },
   { file: "latency.js", about: "end-to-end latency through the gateway" },
   { file: "load.js", about: "load, fairness and memory" },
+  { file: "scale.js", about: "one instance against three on one PostgreSQL" },
   { file: "interpreter.js", about: "interpreter speed against CPython, Monty and Pyodide" },
   { file: "tensor.js", about: "tensor payloads against the same numbers as zstd+json" },
   { file: "startup.js", about: "start-up of code-mode-exec and the gateway, step by step" },
