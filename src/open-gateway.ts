@@ -163,11 +163,7 @@ interface Opened {
 async function compose(options: OpenGatewayOptions, opened: Opened, preToolCall: Gateway["preToolCall"]): Promise<OpenedGateway> {
   const { config } = options;
   const { store, instance, log } = opened;
-  if (await store.isEmpty()) {
-    for (const client of config.clients) await store.putClient(client);
-    for (const key of config.keys) await store.putKey(key);
-    await store.putSettings(storedSettings(config.settings));
-  }
+  await store.seed({ clients: config.clients, keys: config.keys, settings: storedSettings(config.settings) });
   const saved = await store.getSettings();
   const gateway = new Gateway(saved ? { ...config.settings, ...saved } : config.settings);
   gateway.preToolCall = preToolCall;

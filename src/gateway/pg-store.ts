@@ -17,7 +17,7 @@ import { migratePg } from "./pg-migrations.js";
 import { PgSessionRecords } from "./pg-sessions.js";
 import { pgUrlProblem } from "./store-config.js";
 import type { ToolShape } from "./shapes.js";
-import type { StateStore } from "./state-store.js";
+import type { SeedState, StateStore } from "./state-store.js";
 import {
   type CallsKey, DEFAULT_LOG_PAGE, DEFAULT_MAX_LOG_ROWS, type LogEntry, type LogPage, type LogQuery, MAX_LOG_PAGE,
   type MinuteEnding, type NewLogEntry, type ServerCalls, StoreError, type StoredSettings,
@@ -39,6 +39,9 @@ export interface PgStoreOptions {
   /** Told of a connection the pool lost while idle (the server restarted, say). */
   onError?: (error: Error) => void;
 }
+
+/** The advisory lock that seeding and migrating into the store take, so only one fills it. */
+const SEED_LOCK = 0x636d_6703;
 
 /** The most log entries one batch writes, and the most that may wait for the database. */
 const LOG_BATCH = 500;
@@ -419,12 +422,34 @@ export class PgStore implements StateStore {
    */
   async importState(state: CopiedState, from: string): Promise<void> {
     const entries = state.logs.map((entry) => logEntryOf(entry));
-    await this.write("clients", "*", async (c) => {
+    await this.fill(state, async (c, held) => {
+      if (held.length > 0) throw new StoreError(this.where, `already holds ${held.join(", ")}: migrate into an empty database`);
+      for (let at = 0; at < entries.length; at += LOG_BATCH) await this.insertLogs(c, entries.slice(at, at + LOG_BATCH), from);
+      return true;
+    });
+  }
+
+  /**
+   * Seeds an empty store from config.json; answers false, writing nothing, when it holds clients,
+   * settings or keys already. Instances starting together seed it once: the check and the
+   * writes are one transaction under an advisory lock.
+   */
+  seed(state: SeedState): Promise<boolean> {
+    return this.fill({ ...state, shapes: [] }, async (_c, held) => held.every((what) => what === "log entries"));
+  }
+
+  /**
+   * Writes `state` in one transaction under the seeding lock, if `go` (told what the store holds
+   * already) says so; every kind is then noted for the other instances.
+   */
+  private fill(state: Omit<CopiedState, "logs">, go: (c: pg.PoolClient, held: string[]) => Promise<boolean>): Promise<boolean> {
+    return this.write("clients", "*", async (c) => {
+      await c.query("SELECT pg_advisory_xact_lock($1)", [SEED_LOCK]);
       const held = await c.query<{ what: string }>(
         `SELECT 'clients' AS what WHERE EXISTS (SELECT 1 FROM clients) UNION ALL SELECT 'settings' WHERE EXISTS (SELECT 1 FROM settings)
          UNION ALL SELECT 'virtual keys' WHERE EXISTS (SELECT 1 FROM virtual_keys) UNION ALL SELECT 'log entries' WHERE EXISTS (SELECT 1 FROM logs)`,
       );
-      if (held.rows.length > 0) throw new StoreError(this.where, `already holds ${held.rows.map((r) => r.what).join(", ")}: migrate into an empty database`);
+      if (!(await go(c, held.rows.map((r) => r.what)))) return false;
       for (const config of state.clients) await c.query("INSERT INTO clients (name, config) VALUES ($1, $2)", [config.name, JSON.stringify(parseClientConfig(config, "client"))]);
       if (state.settings) await c.query("INSERT INTO settings (id, value) VALUES (1, $1)", [JSON.stringify(settingsOf(state.settings))]);
       for (const key of state.keys) {
@@ -432,10 +457,10 @@ export class PgStore implements StateStore {
         await c.query("INSERT INTO virtual_keys (id, value, data) VALUES ($1, $2, $3)", [valid.id, valid.value, JSON.stringify(valid)]);
       }
       for (const { server, tool, shape } of state.shapes) await c.query("INSERT INTO shapes (server, tool, shape) VALUES ($1, $2, $3)", [server, tool, JSON.stringify(shape)]);
-      for (let at = 0; at < entries.length; at += LOG_BATCH) await this.insertLogs(c, entries.slice(at, at + LOG_BATCH), from);
       for (const kind of ["settings", "keys", "shapes"] as const) {
         await c.query("SELECT pg_notify($1, $2)", [CHANGE_CHANNEL, JSON.stringify({ kind, id: "*", instance: this.instance } satisfies StoreChange)]);
       }
+      return true;
     });
   }
 

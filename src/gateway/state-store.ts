@@ -27,6 +27,13 @@ export interface LogStore {
   callsByServer(since: string, after: CallsKey | null, rows: number): Awaitable<{ servers: ServerCalls[]; next: CallsKey | null }>;
 }
 
+/** What config.json seeds an empty store with. */
+export interface SeedState {
+  clients: ClientConfig[];
+  settings: StoredSettings;
+  keys: VirtualKey[];
+}
+
 /** Everything the gateway keeps beyond a restart (SPEC §6). */
 export interface StateStore extends LogStore {
   listClients(): Awaitable<ClientConfig[]>;
@@ -44,6 +51,8 @@ export interface StateStore extends LogStore {
   moveShapes(from: string, to: string): Awaitable<void>;
   /** No clients, no settings, no keys: a first start, seeded from config.json. */
   isEmpty(): Awaitable<boolean>;
+  /** Writes `state` if the store is empty (at once: instances starting together seed it once); answers whether it did. */
+  seed(state: SeedState): Awaitable<boolean>;
   readonly sessions: McpSessionRecords;
   close(): Awaitable<void>;
 }

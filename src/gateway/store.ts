@@ -15,6 +15,7 @@ import type { ToolShape } from "./shapes.js";
 import { ENDING_SQL, endingOf } from "./ending.js";
 import type { McpSessionRecords } from "./mcp-sessions.js";
 import { SqliteSessionRecords } from "./sqlite-sessions.js";
+import type { SeedState } from "./state-store.js";
 import { callsPerTool, logEntryOf, parseJson, settingsOf } from "./store-rows.js";
 import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
 
@@ -549,6 +550,17 @@ export class Store {
   /** True when there are no clients, no settings and no keys: the first start, to seed from config.json. */
   isEmpty(): boolean {
     return (this.sql.isEmpty.get() as { empty: number }).empty === 1;
+  }
+
+  /** Seeds an empty store from config.json, in one transaction; answers false, writing nothing, when it is not empty. */
+  seed(state: SeedState): boolean {
+    return this.db.transaction(() => {
+      if (!this.isEmpty()) return false;
+      for (const client of state.clients) this.putClient(client);
+      for (const key of state.keys) this.putKey(key);
+      this.putSettings(state.settings);
+      return true;
+    })();
   }
 
   /** Problems `PRAGMA integrity_check` finds; empty when the file is sound. */

@@ -260,6 +260,23 @@ describe("the PostgreSQL store's schema and change notes", () => {
     expect((newer as Error).message).toContain(`schema version ${PG_SCHEMA_VERSION + 1}, newer than this gateway's ${PG_SCHEMA_VERSION}`);
   });
 
+  it("is seeded once when three instances seed it together", async () => {
+    const url = await freshUrl();
+    const three = await Promise.all([1, 2, 3].map(() => pgStore(url)));
+    const seeded = await Promise.all(three.map((s, i) => s.seed({ clients: [client("fs"), client(`only${i}`)], keys: [key("k", `sk-${i}`)], settings })));
+    expect(seeded.filter(Boolean)).toHaveLength(1);
+    const winner = seeded.indexOf(true);
+    expect((await three[0]!.listClients()).map((c) => c.name)).toEqual(["fs", `only${winner}`]);
+    expect((await three[1]!.listKeys()).map((k) => k.value)).toEqual([`sk-${winner}`]);
+    // A store that holds only log entries is still empty for seeding; SQLite says the same.
+    const logged = await pgStore();
+    await logged.appendLog(log(1));
+    const sqlite = sqliteStore();
+    sqlite.appendLog(log(1));
+    expect([await logged.seed({ clients: [], keys: [], settings }), sqlite.seed({ clients: [], keys: [], settings })]).toEqual([true, true]);
+    expect([await logged.seed({ clients: [], keys: [], settings }), sqlite.seed({ clients: [], keys: [], settings })]).toEqual([false, false]);
+  });
+
   it("names an unreachable server without its password, within the connect timeout", async () => {
     const started = Date.now();
     const e = await PgStore.open({ url: "postgres://gw:hunter2@127.0.0.1:1/gw", connectTimeoutMs: 2000 }).catch((x: Error) => x);

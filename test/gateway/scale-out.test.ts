@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgStore } from "../../src/gateway/pg-store.js";
 import { type RunningPostgres, startPostgres } from "../fixtures/postgres.js";
@@ -145,6 +146,28 @@ describe("three instances on one PostgreSQL", () => {
       return res.status === 404;
     });
     expect(ms).toBeLessThan(PROPAGATION_MS + 1000);
+  });
+
+  it("reloads what it missed when its listening connection drops", async () => {
+    const [a, b] = instances as [Instance, Instance, Instance];
+    // Every instance's listener is cut (as a database restart or a network drop would).
+    const raw = new pg.Client({ connectionString: url });
+    await raw.connect();
+    try {
+      const cut = await raw.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'code-mode-gateway changes'");
+      expect(cut.rowCount).toBe(3);
+    } finally {
+      await raw.end();
+    }
+    // Made at once, before the others listen again: only the reload after the reconnect brings it.
+    const made = await api(a, "POST", "/api/governance/virtual-keys", { id: "after-drop", name: "after-drop" });
+    expect(made.status).toBe(200);
+    await within("the key made during the drop, on another instance", 5000, async () => (await api(b, "GET", "/api/governance/virtual-keys/after-drop")).status === 200);
+    expect(b.stderr()).toContain("the connection listening for changes dropped");
+    // Listening again: the next change arrives as a note.
+    expect((await api(a, "PUT", "/api/governance/virtual-keys/after-drop", { name: "renamed" })).status).toBe(200);
+    const ms = await within("the rename on another instance", 5000, async () => (await api(b, "GET", "/api/governance/virtual-keys/after-drop")).json.virtual_key?.name === "renamed");
+    expect(ms).toBeLessThan(PROPAGATION_MS);
   });
 
   it("pages one log on every instance", async () => {
