@@ -233,6 +233,7 @@ async function compose(options: OpenGatewayOptions, opened: Opened, preToolCall:
     mcpSessionIdleSeconds: config.mcpSessionIdleSeconds,
     // In the database: a client's MCP session outlives a restart of the gateway.
     mcpSessions: store.sessions,
+    store: () => (feed ? { type: "postgres", listening: feed.listening } : { type: "sqlite" }),
     logger: options.logger ?? false,
   });
   // Servers connect in the background: a slow or dead one never delays startup. They come from

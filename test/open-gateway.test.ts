@@ -96,6 +96,8 @@ describe("openGateway", () => {
     expect((await g.store.listKeys()).map((k) => k.name)).toEqual(["ci"]);
     expect((await g.store.getSettings())?.limits.max_steps).toBe(777);
     expect(g.gateway.settings.limits.max_steps).toBe(777);
+    // /health names the store: one SQLite file.
+    expect((await g.app.inject({ method: "GET", url: "/health" })).json().store).toEqual({ type: "sqlite" });
   });
 
   it("refuses a taken port with a ListenError naming it, and closes leaving no child process", async () => {

@@ -45,6 +45,14 @@ export const healthResponse = {
         required: ["name", "state", "tools"],
       },
     },
+    store: {
+      type: "object",
+      properties: {
+        type: { type: "string", enum: ["sqlite", "postgres"] },
+        listening: { type: "boolean", description: "PostgreSQL: whether the other instances' changes are heard now (false while reconnecting)" },
+      },
+      required: ["type"],
+    },
   },
   required: ["status", "servers"],
 } as const;

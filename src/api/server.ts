@@ -17,6 +17,7 @@ import { configRoutes } from "./config.js";
 import { errorReplies } from "./errors.js";
 import { healthRoutes } from "./health.js";
 import type { HostPolicy } from "./host-check.js";
+import type { StoreHealth } from "./types.js";
 import { jsonBody } from "./json-body.js";
 import { keyRoutes } from "./keys.js";
 import { logRoutes } from "./logs.js";
@@ -47,6 +48,8 @@ export interface ServerOptions {
   mcpSessions?: McpSessionRecords;
   /** The built web UI's folder (default: dist/web under the package root). */
   webRoot?: string;
+  /** The store's state for /health (openGateway gives it; absent, /health says nothing of a store). */
+  store?: () => StoreHealth;
   /** Adds hooks and routes before all others (src/telemetry: request spans, GET /metrics). */
   instrument?: (app: FastifyInstance) => void;
 }
@@ -67,7 +70,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions = {}): Fast
   app.register(errorReplies);
   app.register(access, { gateway, adminToken, requireKey: options.requireKey, hosts: options.hosts });
   app.register(jsonBody, {});
-  app.register(healthRoutes, { gateway });
+  app.register(healthRoutes, { gateway, store: options.store });
   app.register(configRoutes, { gateway });
   app.register(clientRoutes, { gateway, adminToken: adminToken !== undefined, allowUnauthenticatedStdio: options.allowUnauthenticatedStdio });
   app.register(keyRoutes, { gateway });

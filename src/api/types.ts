@@ -58,7 +58,11 @@ export interface UiDefaults {
 export interface HealthView {
   status: "ok";
   servers: { name: string; state: ServerState; tools: number }[];
+  /** Where the state lives; with PostgreSQL, whether this instance hears the others' changes now. */
+  store?: StoreHealth;
 }
+
+export type StoreHealth = { type: "sqlite" } | { type: "postgres"; listening: boolean };
 
 /** A client as the API shows it: its config without secrets (header and env names only) and its live state. */
 export interface ClientView {

@@ -76,6 +76,7 @@ describe("three instances on one PostgreSQL", () => {
       await store.close();
     }
     expect((await run(instances[2]!, "RESULT = edge.add(a=40, b=2)")).text).toContain("42");
+    expect((await api(instances[1]!, "GET", "/health")).json.store).toEqual({ type: "postgres", listening: true });
   });
 
   it("puts limits changed on one in force on the others within a second", async () => {
@@ -164,6 +165,7 @@ describe("three instances on one PostgreSQL", () => {
     expect(made.status).toBe(200);
     await within("the key made during the drop, on another instance", 5000, async () => (await api(b, "GET", "/api/governance/virtual-keys/after-drop")).status === 200);
     expect(b.stderr()).toContain("the connection listening for changes dropped");
+    await within("listening again, as /health says", 5000, async () => (await api(b, "GET", "/health")).json.store.listening === true);
     // Listening again: the next change arrives as a note.
     expect((await api(a, "PUT", "/api/governance/virtual-keys/after-drop", { name: "renamed" })).status).toBe(200);
     const ms = await within("the rename on another instance", 5000, async () => (await api(b, "GET", "/api/governance/virtual-keys/after-drop")).json.virtual_key?.name === "renamed");
