@@ -19,10 +19,10 @@ import { pgUrlProblem } from "./store-config.js";
 import type { ToolShape } from "./shapes.js";
 import type { SeedState, StateStore } from "./state-store.js";
 import {
-  type CallsKey, DEFAULT_LOG_PAGE, DEFAULT_MAX_LOG_ROWS, type LogEntry, type LogPage, type LogQuery, MAX_LOG_PAGE,
+  type CallsKey, DEFAULT_MAX_LOG_ROWS, type LogEntry, type LogPage, type LogQuery,
   type MinuteEnding, type NewLogEntry, type ServerCalls, StoreError, type StoredSettings,
 } from "./store.js";
-import { callsPerTool, logEntryOf, parseJson, settingsOf } from "./store-rows.js";
+import { callsPerTool, logEntryOf, logFilter, parseJson, settingsOf } from "./store-rows.js";
 import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
 
 export interface PgStoreOptions {
@@ -279,40 +279,7 @@ export class PgStore implements StateStore {
   }
 
   async queryLogs(query: LogQuery = {}): Promise<LogPage> {
-    const limit = query.limit ?? DEFAULT_LOG_PAGE;
-    const offset = query.offset ?? 0;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_PAGE) {
-      throw new StoreError("log query", `limit must be a whole number from 1 to ${MAX_LOG_PAGE} (got ${query.limit})`);
-    }
-    if (!Number.isInteger(offset) || offset < 0) throw new StoreError("log query", `offset must be a non-negative integer (got ${query.offset})`);
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.tool !== undefined) {
-      // The meta-tool, or a call's tool name, or `server.tool` (a client's name has no dot).
-      const dot = query.tool.indexOf(".");
-      const byServer = dot > 0 ? " UNION ALL SELECT log_id FROM log_calls WHERE tool = ? AND server = ?" : "";
-      where.push(`(tool = ? OR id IN (SELECT log_id FROM log_calls WHERE tool = ?${byServer}))`);
-      params.push(query.tool, query.tool);
-      if (dot > 0) params.push(query.tool.slice(dot + 1), query.tool.slice(0, dot));
-    }
-    if (query.key !== undefined) {
-      where.push("key = ?");
-      params.push(query.key);
-    }
-    if (query.outcome !== undefined) {
-      if (query.outcome !== "ok" && query.outcome !== "error") {
-        throw new StoreError("log query", `outcome must be 'ok' or 'error' (got '${String(query.outcome)}')`);
-      }
-      where.push("outcome = ?");
-      params.push(query.outcome);
-    }
-    if (query.since !== undefined) {
-      const since = Date.parse(query.since);
-      if (!Number.isFinite(since)) throw new StoreError("log query", `since must be an ISO time (got '${query.since}')`);
-      where.push("time >= ?");
-      params.push(new Date(since).toISOString());
-    }
-    const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    const { limit, offset, clause, params } = logFilter(query);
     // The page and the total from one snapshot.
     return this.transaction(async (c) => {
       await c.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");

@@ -1,9 +1,14 @@
 // The row models both state stores check (store.ts for SQLite, pg-store.ts for PostgreSQL):
-// settings, log entries and the per-tool sums of a log entry's calls. Rows are checked when
+// settings, log entries and the per-tool sums of a log entry's calls; and a log query's filter. Rows are checked when
 // written and when read back, so a corrupt one is an error naming its field, never a default.
 import { z } from "zod";
 import { type Limits, resolveLimits } from "../interpreter/index.js";
-import type { LogCall, LogEntry, NewLogEntry, StoredSettings } from "./store.js";
+import { StoreError } from "./store-error.js";
+import type { LogCall, LogEntry, LogQuery, NewLogEntry, StoredSettings } from "./store.js";
+
+export const DEFAULT_LOG_PAGE = 50;
+/** The one page cap of the log: a full page (read, checked and sent) holds the event loop ~10 ms. */
+export const MAX_LOG_PAGE = 500;
 
 const nonNegativeInt = z.number().int().nonnegative();
 
@@ -130,3 +135,50 @@ export function callsPerTool(calls: readonly LogCall[]): { server: string; tool:
   return [...byTool.values()];
 }
 
+
+/** A checked log query: its page, and its WHERE clause with `?` placeholders for `params`. */
+export interface LogFilter {
+  limit: number;
+  offset: number;
+  clause: string;
+  params: unknown[];
+}
+
+/** Checks a log query (a StoreError names what is wrong) and writes its filter as SQL both stores run. */
+export function logFilter(query: LogQuery): LogFilter {
+  const limit = query.limit ?? DEFAULT_LOG_PAGE;
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_PAGE) {
+    throw new StoreError("log query", `limit must be a whole number from 1 to ${MAX_LOG_PAGE} (got ${query.limit})`);
+  }
+  if (!Number.isInteger(offset) || offset < 0) throw new StoreError("log query", `offset must be a non-negative integer (got ${query.offset})`);
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.tool !== undefined) {
+    // The meta-tool, or a call's tool name, or `server.tool` (a client's name has no dot).
+    // (UNION ALL rather than OR: each half is one index search, and the count takes half the time.)
+    const dot = query.tool.indexOf(".");
+    const byServer = dot > 0 ? " UNION ALL SELECT log_id FROM log_calls WHERE tool = ? AND server = ?" : "";
+    where.push(`(tool = ? OR id IN (SELECT log_id FROM log_calls WHERE tool = ?${byServer}))`);
+    params.push(query.tool, query.tool);
+    if (dot > 0) params.push(query.tool.slice(dot + 1), query.tool.slice(0, dot));
+  }
+  if (query.key !== undefined) {
+    where.push("key = ?");
+    params.push(query.key);
+  }
+  if (query.outcome !== undefined) {
+    if (query.outcome !== "ok" && query.outcome !== "error") {
+      throw new StoreError("log query", `outcome must be 'ok' or 'error' (got '${String(query.outcome)}')`);
+    }
+    where.push("outcome = ?");
+    params.push(query.outcome);
+  }
+  if (query.since !== undefined) {
+    const since = Date.parse(query.since);
+    if (!Number.isFinite(since)) throw new StoreError("log query", `since must be an ISO time (got '${query.since}')`);
+    where.push("time >= ?");
+    params.push(new Date(since).toISOString());
+  }
+  return { limit, offset, clause: where.length ? `WHERE ${where.join(" AND ")}` : "", params };
+}

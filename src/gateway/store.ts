@@ -16,8 +16,11 @@ import { ENDING_SQL, endingOf } from "./ending.js";
 import type { McpSessionRecords } from "./mcp-sessions.js";
 import { SqliteSessionRecords } from "./sqlite-sessions.js";
 import type { SeedState } from "./state-store.js";
-import { callsPerTool, logEntryOf, parseJson, settingsOf } from "./store-rows.js";
+import { StoreError } from "./store-error.js";
+import { callsPerTool, logEntryOf, logFilter, parseJson, settingsOf } from "./store-rows.js";
 import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
+
+export { StoreError };
 
 /** The settings that outlive a restart (GatewaySettings without what only config.json sets). */
 export interface StoredSettings {
@@ -109,20 +112,8 @@ export interface StoreOptions {
 }
 
 export const DEFAULT_MAX_LOG_ROWS = 10_000;
-export const DEFAULT_LOG_PAGE = 50;
-/** The one page cap of the log: a full page (read, checked and sent) holds the event loop ~10 ms. */
-export const MAX_LOG_PAGE = 500;
+export { DEFAULT_LOG_PAGE, MAX_LOG_PAGE } from "./store-rows.js";
 
-/** A problem with the database file or one of its rows; `location` names the file and the row. */
-export class StoreError extends Error {
-  constructor(
-    readonly location: string,
-    message: string,
-  ) {
-    super(`${location}: ${message}`);
-    this.name = "StoreError";
-  }
-}
 
 // better-sqlite3 ships no type declarations; this is the part of its API the store uses.
 interface Statement {
@@ -418,41 +409,7 @@ export class Store {
 
   /** One page of log entries matching every given filter, newest first, and how many match in all. */
   queryLogs(query: LogQuery = {}): LogPage {
-    const limit = query.limit ?? DEFAULT_LOG_PAGE;
-    const offset = query.offset ?? 0;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_PAGE) {
-      throw new StoreError("log query", `limit must be a whole number from 1 to ${MAX_LOG_PAGE} (got ${query.limit})`);
-    }
-    if (!Number.isInteger(offset) || offset < 0) throw new StoreError("log query", `offset must be a non-negative integer (got ${query.offset})`);
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.tool !== undefined) {
-      // The meta-tool, or a call's tool name, or `server.tool` (a client's name has no dot).
-      // (UNION ALL rather than OR: each half is one index search, and the count takes half the time.)
-      const dot = query.tool.indexOf(".");
-      const byServer = dot > 0 ? " UNION ALL SELECT log_id FROM log_calls WHERE tool = ? AND server = ?" : "";
-      where.push(`(tool = ? OR id IN (SELECT log_id FROM log_calls WHERE tool = ?${byServer}))`);
-      params.push(query.tool, query.tool);
-      if (dot > 0) params.push(query.tool.slice(dot + 1), query.tool.slice(0, dot));
-    }
-    if (query.key !== undefined) {
-      where.push("key = ?");
-      params.push(query.key);
-    }
-    if (query.outcome !== undefined) {
-      if (query.outcome !== "ok" && query.outcome !== "error") {
-        throw new StoreError("log query", `outcome must be 'ok' or 'error' (got '${String(query.outcome)}')`);
-      }
-      where.push("outcome = ?");
-      params.push(query.outcome);
-    }
-    if (query.since !== undefined) {
-      const since = Date.parse(query.since);
-      if (!Number.isFinite(since)) throw new StoreError("log query", `since must be an ISO time (got '${query.since}')`);
-      where.push("time >= ?");
-      params.push(new Date(since).toISOString());
-    }
-    const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    const { limit, offset, clause, params } = logFilter(query);
     // One read transaction: the page and the total come from the same snapshot. No more rows
     // than maxLogRows are kept, so a larger offset is past the end whatever its size.
     return this.db.transaction(() => {
