@@ -151,7 +151,8 @@ const NO_BODY: Stmt = () => undefined;
 interface LoopTier {
   heads: number;
   enter: true | null;
-  unit: () => Unit | null;
+  /** The loop's unit, compiled at the first call (`rt`'s execution then primes its yields). */
+  unit: (rt: Runtime) => Unit | null;
 }
 
 // bench/interpreter/engines.ts imports it from here, as it did before tiering.ts.
@@ -247,8 +248,10 @@ class Compiler implements ClosureCompiler {
     code.body = (f) => {
       if (++calls >= TIER_UP_CALLS) {
         const unit = compileUnit(node, body, scope, this);
-        if (unit !== null) use(unit);
-        else code.body = closures;
+        if (unit !== null) {
+          use(unit);
+          f.rt.primeYields();
+        } else code.body = closures;
       }
       return closures(f);
     };
@@ -545,7 +548,7 @@ class Compiler implements ClosureCompiler {
     const loop = (f: Frame): Completion | Pending => {
       for (;;) {
         if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null) {
-          const unit = tier.unit();
+          const unit = tier.unit(f.rt);
           if (unit !== null) return unit.gen(f, unit, 0, undefined, null, false) as Completion | Pending;
         }
         if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f));
@@ -574,9 +577,10 @@ class Compiler implements ClosureCompiler {
     const tier: LoopTier = {
       heads: 0,
       enter: codegenMode === "never" ? null : true,
-      unit: () => {
+      unit: (rt) => {
         const unit = compileLoopUnit(s, scope, this);
         if (unit === null) tier.enter = null;
+        else rt.primeYields();
         tier.unit = () => unit;
         return unit;
       },
@@ -594,7 +598,7 @@ class Compiler implements ClosureCompiler {
     const loop = (f: Frame, next: Step): Completion | Pending => {
       for (;;) {
         if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null) {
-          const unit = tier.unit();
+          const unit = tier.unit(f.rt);
           if (unit !== null) return unit.gen(f, unit, 0, next, null, false) as Completion | Pending;
         }
         if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f, next));
@@ -1506,6 +1510,7 @@ class Compiler implements ClosureCompiler {
         unit = compileGeneratorUnit(e, scope, this);
         // Refused: never asked again.
         if (unit === null) made = -Infinity;
+        else f.rt.primeYields();
       }
       // As CPython's iter() of the first iterable: a TypeError here, at creation.
       const cursor = stepper(src);
