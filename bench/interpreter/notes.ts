@@ -38,8 +38,9 @@ every round so that the machine's other load falls on all of them alike):
    of all ${n.reps * n.rounds} timed runs (${n.rounds} round${s(n.rounds)} × ${n.reps}). CPython: \`compile()\` + \`exec()\` of the new text in
    one warm \`python3\` process per round; ours, Monty and Pyodide in this process, their parse
    or compile included. "Ours, closures only" is ours with the JavaScript tier off
-   (\`setCodegen("never")\`): by default a function of a new script moves to that tier at its
-   1000th call, and V8 then compiles the new unit's code from scratch.
+   (\`setCodegen("never")\`): by default a loop of a new script moves to that tier at its
+   30,000th head and a function at its 300,000th call (src/interpreter/tiering.ts), and V8 then
+   compiles the new unit's code from scratch.
 3. **Fresh process per script**: wall time from spawn to exit of \`node --max-semi-space-size=32
    --snapshot-blob dist/snapshot/code-mode-exec.blob -- FILE\` (code-mode-exec as \`npm run exec\`
    runs it, from its start-up snapshot; its JSON printed),
@@ -64,8 +65,8 @@ export const REPEATED_HISTORY = `Notes on the repeated-script scenario, from ear
 runs over 10,000 steps), its module and function bodies are compiled to JavaScript functions
 (src/interpreter/codegen.ts), shared by every later run, which V8 optimizes over the warm-up
 runs. "Ours, closures only" is the same \`execute\` with that tier off: the closure tree of
-compile.ts, what new and short scripts run on (a function of any run moves to the JavaScript
-tier at its 1000th call).
+compile.ts, what new and short scripts run on (in any run a loop moves to the JavaScript tier
+at its 30,000th head, a function at its 300,000th call).
 
 Node runs with \`--max-semi-space-size=32\` (the machine line above says so), as the gateway and
 code-mode-exec do: a 32 MiB young generation instead of V8's default 16. Without it (\`node

@@ -23,7 +23,7 @@ import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGene
 import { isIn, isNotIn, stepper, waits } from "./stepping.js";
 import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, freeUnbound, GeneratorFrame, RETURN, type Stmt, type Store, UNBOUND, unboundLocal, unboundSlots } from "./frame.js";
 import { answerStatement } from "./answer.js";
-import { codegenMode, isHot, LOOP_TIER_UP, TIER_UP_CALLS } from "./tiering.js";
+import { codegenMode, isHot, LOOP_TIER_UP, MIN_HEADS_PER_RUN, TIER_UP_CALLS } from "./tiering.js";
 import { fusedClosure, negateClosure, operatorClosure } from "./closure-ops.js";
 import { augmentedValue } from "./augmented.js";
 import { constantValue } from "./constant.js";
@@ -150,8 +150,11 @@ const NO_BODY: Stmt = () => undefined;
 /** A loop's way to the JS tier: its heads so far; `enter` null once the tier refused it. */
 interface LoopTier {
   heads: number;
+  /** The loop's runs so far (each time it starts from its iterable or test). */
+  runs: number;
   enter: true | null;
-  unit: () => Unit | null;
+  /** The loop's unit, compiled at the first call (`rt`'s execution then primes its yields). */
+  unit: (rt: Runtime) => Unit | null;
 }
 
 // bench/interpreter/engines.ts imports it from here, as it did before tiering.ts.
@@ -198,6 +201,11 @@ function build(module: A.Module, info: ScopeInfo, hot: boolean): CompiledModule 
 /** A module's body, compiled afresh from its analysis (made here when not given; bench:loop times the two apart). */
 export function compileModule(module: A.Module, info: ScopeInfo = analyse(module)): Stmt & { slotCount: number } {
   return build(module, info, isHot(module)).body;
+}
+
+/** Whether a loop past LOOP_TIER_UP heads moves now: one of short runs waits (tiering.ts MIN_HEADS_PER_RUN). */
+function movesNow(tier: LoopTier): boolean {
+  return tier.heads >= MIN_HEADS_PER_RUN * tier.runs || tier.runs >= TIER_UP_CALLS;
 }
 
 class Compiler implements ClosureCompiler {
@@ -247,8 +255,10 @@ class Compiler implements ClosureCompiler {
     code.body = (f) => {
       if (++calls >= TIER_UP_CALLS) {
         const unit = compileUnit(node, body, scope, this);
-        if (unit !== null) use(unit);
-        else code.body = closures;
+        if (unit !== null) {
+          use(unit);
+          f.rt.primeYields();
+        } else code.body = closures;
       }
       return closures(f);
     };
@@ -544,8 +554,8 @@ class Compiler implements ClosureCompiler {
     const tier = this.loopTier(s, scope);
     const loop = (f: Frame): Completion | Pending => {
       for (;;) {
-        if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null) {
-          const unit = tier.unit();
+        if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null && movesNow(tier)) {
+          const unit = tier.unit(f.rt);
           if (unit !== null) return unit.gen(f, unit, 0, undefined, null, false) as Completion | Pending;
         }
         if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f));
@@ -566,17 +576,22 @@ class Compiler implements ClosureCompiler {
       if (r === RETURN) return RETURN;
       return loop(f);
     };
-    return loop;
+    return (f) => {
+      tier.runs++;
+      return loop(f);
+    };
   }
 
   /** How a closure-tier loop moves to its JS-tier unit once it has run LOOP_TIER_UP heads. */
   private loopTier(s: A.For | A.While, scope: Scope): LoopTier {
     const tier: LoopTier = {
       heads: 0,
+      runs: 0,
       enter: codegenMode === "never" ? null : true,
-      unit: () => {
+      unit: (rt) => {
         const unit = compileLoopUnit(s, scope, this);
         if (unit === null) tier.enter = null;
+        else rt.primeYields();
         tier.unit = () => unit;
         return unit;
       },
@@ -593,8 +608,8 @@ class Compiler implements ClosureCompiler {
     const tier = this.loopTier(s, scope);
     const loop = (f: Frame, next: Step): Completion | Pending => {
       for (;;) {
-        if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null) {
-          const unit = tier.unit();
+        if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null && movesNow(tier)) {
+          const unit = tier.unit(f.rt);
           if (unit !== null) return unit.gen(f, unit, 0, next, null, false) as Completion | Pending;
         }
         if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f, next));
@@ -627,6 +642,7 @@ class Compiler implements ClosureCompiler {
       return loop(f, next);
     };
     return (f) => {
+      tier.runs++;
       const it = iterable(f);
       if (isPending(it)) return it.then((v: Value) => loop(f, stepper(v)));
       return loop(f, stepper(it));
@@ -1506,6 +1522,7 @@ class Compiler implements ClosureCompiler {
         unit = compileGeneratorUnit(e, scope, this);
         // Refused: never asked again.
         if (unit === null) made = -Infinity;
+        else f.rt.primeYields();
       }
       // As CPython's iter() of the first iterable: a TypeError here, at creation.
       const cursor = stepper(src);

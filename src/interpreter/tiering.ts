@@ -24,10 +24,26 @@ export function setCodegen(mode: CodegenMode): void {
  * closures are shared by every script and long optimized, so moving at 1000 made new scripts
  * 1.8x slower than staying on closures; at 10,000 1.07x; at 30,000 0.85-0.87x. (With texts that
  * differ only by an appended line, V8's cache of identical function sources hid this cost.)
+ *
+ * A function moves later: V8 optimizes a new unit some 15 ms after it starts to run it, and until
+ * then a call of the unit costs about 7 times one on closures (recursive fib(25), 250k calls,
+ * moving at the 30,000th: 1.4x slower than closures only, at the 100,000th 1.9x). At 300,000 a
+ * function moves only when the calls left can pay for that, and fib(25) stays on closures; the
+ * other workloads were the same within noise. A loop's unit gains sooner (the 300k-iteration
+ * arithmetic loop: 0.33x of closures only).
  */
 export const DEFAULT_LOOP_TIER_UP = 30_000;
-export const DEFAULT_TIER_UP_CALLS = 30_000;
+export const DEFAULT_TIER_UP_CALLS = 300_000;
 export let LOOP_TIER_UP = DEFAULT_LOOP_TIER_UP;
+
+/**
+ * A loop past LOOP_TIER_UP heads moves only if its runs average at least this many heads; one of
+ * shorter runs moves at its TIER_UP_CALLS-th run, as a function does at a call (compile.ts
+ * movesNow). Its unit is entered at every run, and does little in each before it returns: the
+ * breadth-first search's inner loop (3 neighbours a run, 25,000 runs) moved at the 30,000th head
+ * and made the script 1.22-1.28x slower than closures only; staying, 1.04-1.09x.
+ */
+export const MIN_HEADS_PER_RUN = 8;
 export let TIER_UP_CALLS = DEFAULT_TIER_UP_CALLS;
 
 /** Sets the tier-up counts (tests move every loop and function at once to check the move itself). */

@@ -251,6 +251,32 @@ RESULT = t`);
   });
 });
 
+describe("a loop of short runs", () => {
+  // Each run of the inner loop takes 4 heads, fewer than MIN_HEADS_PER_RUN (tiering.ts): past
+  // its 1000th head it waits for its runs to reach the count of calls at which a function moves.
+  const nested = `
+t = 0
+for i in range(600):
+    for j in (1, 2, 3):
+        t += i * j
+RESULT = t`;
+
+  it("stays on closures past its heads' count while its runs are few", async () => {
+    const first = await agree(nested);
+    expect(first.result).toBe(1_078_200);
+    expect(first.calls).toEqual(["units 0"]);
+  });
+
+  it("moves at the run at which a function would move at a call", async () => {
+    setTierUp(1000, 300);
+    try {
+      expect((await agree(nested)).calls).toEqual(["units 1"]);
+    } finally {
+      setTierUp(1000, 1000);
+    }
+  });
+});
+
 describe("every loop and function moving at once", () => {
   // With the counts at their lowest, each loop moves at its second head and each function at its
   // first call: every case of the corpora runs its loops across the move.
