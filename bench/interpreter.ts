@@ -9,9 +9,8 @@
 //   npm run bench:interpreter -- --quick           a smoke run (short rounds; its section says so)
 //   npm run bench:interpreter -- --write           also record the section of bench/RESULTS.md
 //   npm run bench:interpreter -- --only new,fresh  some scenarios (repeated, new, fresh, startup)
-import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { median, writeSection } from "./results.js";
+import { loadText, median, writeSection } from "./results.js";
 import { loadEngines } from "./interpreter/engines.js";
 import { runNewScripts } from "./interpreter/new-script.js";
 import { method, type Plans, REPEATED_HISTORY } from "./interpreter/notes.js";
@@ -53,8 +52,7 @@ const QUICK_FILES = ["json_records.py", "fib.py", "word_stats.py", "graph_paths.
 const workloads = quick ? ALL_WORKLOADS.filter((w) => QUICK_FILES.includes(w.file)) : ALL_WORKLOADS;
 const unseenCount = workloads.filter((w) => w.unseen).length;
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(", ");
-const loadAtStart = load();
+const loadAtStart = loadText();
 const started = performance.now();
 const sections: string[] = [];
 const summary: string[] = [];
@@ -157,7 +155,7 @@ const summaryTable = [
   ...summary,
 ].join("\n");
 const body = [
-  `Load average (1, 5, 15 min, as \`uptime\` prints it) at the start: ${loadAtStart}; at the end: ${load()}. ${seconds.toFixed(0)} s in all${quick ? " (--quick: short rounds, figures rough)" : ""}.`,
+  `Load average (1, 5, 15 min, as \`uptime\` prints it) at the start: ${loadAtStart}; at the end: ${loadText()}. ${seconds.toFixed(0)} s in all${quick ? " (--quick: short rounds, figures rough)" : ""}.`,
   summaryTable,
   `Targets (issue 21):\n${targets.join("\n")}`,
   ...sections,

@@ -1,7 +1,7 @@
 // bench/RESULTS.md: each benchmark owns one section (between HTML comment markers) and rewrites
 // only that, with the command that produced it, the date and the machine.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const RESULTS = fileURLToPath(new URL("../../bench/RESULTS.md", import.meta.url));
@@ -38,6 +38,11 @@ export function writeSection(name: string, title: string, command: string, body:
 }
 
 /** The median of a list of numbers. */
+/** The load averages (1, 5, 15 min) as `uptime` prints them: how busy the machine was. */
+export function loadText(): string {
+  return loadavg().map((l) => l.toFixed(2)).join(", ");
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { type Instance, startInstance } from "../test/gateway/instances.js";
 import { startPostgres } from "../test/fixtures/postgres.js";
 import { edgeClients, ms, postToolCall, QUICK, toolCallBody, WRITE } from "./harness.js";
-import { median, writeSection } from "./results.js";
+import { loadText, median, writeSection } from "./results.js";
 
 const LOAD_SECONDS = QUICK ? 2 : 10;
 const WARMUP = QUICK ? 0.5 : 1;
@@ -109,6 +109,7 @@ async function propagation(a: Instance, b: Instance): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = loadText();
   const dir = mkdtempSync(join(tmpdir(), "cmg-bench-scale-"));
   const server = await startPostgres();
   const rows: Row[] = [];
@@ -163,7 +164,8 @@ async function main(): Promise<void> {
       `Target: within 1 s: **${Math.max(...moved) < 1000 ? "met" : "missed"}**. The change travels as a NOTIFY sent in the ` +
       "write's transaction; the other instance reads that kind back from the store and puts it in force.",
     "",
-    "The machine is shared (2 cores, other jobs running): read ratios and medians, not absolute figures.",
+    `Load average (1, 5, 15 min) at the start: ${loadAtStart}; at the end: ${loadText()}. The machine is shared ` +
+      "(other jobs running): read ratios and medians, not absolute figures.",
   ].join("\n");
   console.log(body);
   if (WRITE) writeSection("bench:scale", "Scale-out: one instance against three on one PostgreSQL", `node dist/bench/scale.js${QUICK ? " --quick" : ""} --write`, body);
