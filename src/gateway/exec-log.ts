@@ -61,6 +61,11 @@ const warn: LogFailure = (error) => process.emitWarning(`execution log entry not
 
 /** The executions a gateway ran, kept in `store` (an in-memory SQLite one by default, for a gateway on its own). */
 export class ExecLog {
+  /** Entries of this turn, not yet handed to the store. */
+  private readonly waiting: { entry: NewLogEntry; resolve: (entry: LogEntry | null) => void }[] = [];
+  /** Resolves once every entry recorded so far is written (or refused). */
+  private written: Promise<void> = Promise.resolve();
+
   constructor(
     readonly store: LogStore = new Store(":memory:"),
     private readonly onFailure: LogFailure = warn,
@@ -69,19 +74,50 @@ export class ExecLog {
   /**
    * Records one execution and returns its entry, or null when the store refused it (a full disk):
    * a log entry not saved must not fail the execution it describes, so the failure is reported
-   * to `onFailure` instead of thrown.
+   * to `onFailure` instead of thrown. The entries of one event-loop turn are written together,
+   * after it (a SQLite commit per execution held the event loop: 2,032 against 5,120 requests/s
+   * with the PostgreSQL store's batches, bench:scale).
    */
-  async record(event: ExecutionEvent, endedAt?: number): Promise<LogEntry | null> {
+  record(event: ExecutionEvent, endedAt?: number): Promise<LogEntry | null> {
+    const entry = entryOf(event, endedAt);
+    return new Promise((resolve) => {
+      this.waiting.push({ entry, resolve });
+      if (this.waiting.length > 1) return;
+      // The first of a turn schedules the flush after it; `written` also waits for the flushes before.
+      const before = this.written;
+      this.written = new Promise<void>((turn) => setImmediate(turn))
+        .then(() => this.flush())
+        .then(() => before);
+    });
+  }
+
+  /** Writes the entries waiting, all in one call; one by one when that fails, so one bad entry costs only itself. */
+  private async flush(): Promise<void> {
+    const batch = this.waiting.splice(0);
     try {
-      return await this.store.appendLog(entryOf(event, endedAt));
+      const saved = await this.store.appendLogs(batch.map((b) => b.entry));
+      batch.forEach((b, i) => b.resolve(saved[i]!));
+      return;
     } catch (e) {
-      this.onFailure(e as Error);
-      return null;
+      if (batch.length === 1) {
+        this.onFailure(e as Error);
+        batch[0]!.resolve(null);
+        return;
+      }
+    }
+    for (const b of batch) {
+      try {
+        b.resolve(await this.store.appendLog(b.entry));
+      } catch (e) {
+        this.onFailure(e as Error);
+        b.resolve(null);
+      }
     }
   }
 
-  /** One page of the entries that match, newest first, and how many match in all. */
+  /** One page of the entries that match, newest first, and how many match in all (the entries recorded so far included). */
   async list(query: LogQuery = {}): Promise<LogPage> {
+    await this.written;
     return this.store.queryLogs(query);
   }
 

@@ -229,6 +229,11 @@ export class PgStore implements StateStore {
     });
   }
 
+  /** Records several executions (they join the batches appendLog makes). */
+  appendLogs(entries: readonly NewLogEntry[]): Promise<LogEntry[]> {
+    return Promise.all(entries.map((entry) => this.appendLog(entry)));
+  }
+
   /** Writes the waiting entries a batch at a time until none wait. */
   private async flushLogs(): Promise<void> {
     while (this.queuedLogs.length > 0) {

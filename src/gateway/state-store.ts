@@ -17,6 +17,8 @@ export type Awaitable<T> = T | Promise<T>;
 export interface LogStore {
   /** Records one execution and answers it with its id. */
   appendLog(entry: NewLogEntry): Awaitable<LogEntry>;
+  /** Records several, in their order (a turn's worth: one commit where the store can). */
+  appendLogs(entries: readonly NewLogEntry[]): Awaitable<LogEntry[]>;
   /** One page of entries matching every given filter, newest first, and how many match in all. */
   queryLogs(query?: LogQuery): Awaitable<LogPage>;
   /** Executions started at or after `since` (ISO), counted by minute and ending. */

@@ -382,29 +382,40 @@ export class Store {
    * limit in the same transaction.
    */
   appendLog(entry: NewLogEntry): LogEntry {
-    let valid: NewLogEntry;
-    try {
-      valid = logEntryOf(entry);
-    } catch (e) {
-      throw new StoreError("log entry", (e as Error).message);
-    }
+    return this.appendLogs([entry])[0]!;
+  }
+
+  /**
+   * Records executions in one transaction, in their order, and answers them with their ids; then
+   * trims the log to maxLogRows. A busy gateway's entries of one event-loop turn come here
+   * together (exec-log.ts): one commit for them all, each of which held the event loop.
+   */
+  appendLogs(entries: readonly NewLogEntry[]): LogEntry[] {
+    const valid = entries.map((entry) => {
+      try {
+        return logEntryOf(entry);
+      } catch (e) {
+        throw new StoreError("log entry", (e as Error).message);
+      }
+    });
     // Committed but not synced: a log entry acknowledges nothing, and a sync per execution (about
     // 3 ms here) capped a busy gateway at a few hundred executions a second. In WAL mode the
     // entry still survives a crash of the process; only a crash of the machine may lose the
     // newest ones (the next synced write takes them to disk too).
-    const id = this.unsynced(() => {
-      const rowId = Number(
-        this.sql.appendLog.run(valid.time, valid.key, valid.tool, valid.outcome, JSON.stringify(valid), endingOf(valid), valid.duration_seconds).lastInsertRowid,
-      );
-      for (const t of callsPerTool(valid.tool_calls)) this.sql.appendLogCall.run(rowId, t.server, t.tool, t.calls, t.failures, t.seconds);
+    const ids = this.unsynced(() => {
+      const rowIds = valid.map((v) => {
+        const rowId = Number(this.sql.appendLog.run(v.time, v.key, v.tool, v.outcome, JSON.stringify(v), endingOf(v), v.duration_seconds).lastInsertRowid);
+        for (const t of callsPerTool(v.tool_calls)) this.sql.appendLogCall.run(rowId, t.server, t.tool, t.calls, t.failures, t.seconds);
+        return rowId;
+      });
       const dropped = this.sql.newestDropped.get(this.maxLogRows) as { time: string; id: number } | undefined;
       if (dropped) {
         this.sql.trimLogCalls.run(dropped.time, dropped.id);
         this.sql.trimLogs.run(dropped.time, dropped.id);
       }
-      return rowId;
+      return rowIds;
     });
-    return { id, ...valid };
+    return valid.map((v, i) => ({ id: ids[i]!, ...v }));
   }
 
   /** One page of log entries matching every given filter, newest first, and how many match in all. */

@@ -60,10 +60,47 @@ describe("ExecLog", async () => {
   it("keeps its entries in the store it is given", async () => {
     const store = new Store(":memory:");
     const log = new ExecLog(store);
-    log.record(event("a"));
-    log.record(event("b"));
+    await Promise.all([log.record(event("a")), log.record(event("b"))]);
     expect(store.queryLogs().logs.map((e) => e.key)).toEqual(["b", "a"]);
     expect((await new ExecLog(store).list({ key: "a" })).total).toBe(1);
+    store.close();
+  });
+
+  it("writes the entries of one turn in one call, after it, and lists them once written", async () => {
+    const store = new Store(":memory:");
+    const batches: number[] = [];
+    const appendLogs = store.appendLogs.bind(store);
+    store.appendLogs = (entries) => {
+      batches.push(entries.length);
+      return appendLogs(entries);
+    };
+    const log = new ExecLog(store);
+    const recorded = ["a", "b", "c"].map((k) => log.record(event(k)));
+    // Not yet: the turn that recorded them goes on first.
+    expect(store.queryLogs().total).toBe(0);
+    expect((await log.list()).logs.map((e) => e.key)).toEqual(["c", "b", "a"]);
+    expect((await Promise.all(recorded)).map((e) => e?.id)).toEqual([1, 2, 3]);
+    await log.record(event("d"));
+    expect(batches).toEqual([3, 1]);
+    store.close();
+  });
+
+  it("writes one by one when a batch is refused, so one bad entry costs only itself", async () => {
+    const store = new Store(":memory:");
+    const appendLogs = store.appendLogs.bind(store);
+    store.appendLogs = () => {
+      throw new Error("disk full");
+    };
+    const failures: string[] = [];
+    let calls = 0;
+    store.appendLog = (entry) => {
+      if (++calls === 2) throw new Error("this one");
+      return appendLogs([entry])[0]!;
+    };
+    const log = new ExecLog(store, (e) => failures.push(e.message));
+    const saved = await Promise.all(["a", "b", "c"].map((k) => log.record(event(k))));
+    expect(saved.map((e) => e?.key ?? null)).toEqual(["a", null, "c"]);
+    expect(failures).toEqual(["this one"]);
     store.close();
   });
 
