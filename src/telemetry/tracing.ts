@@ -45,6 +45,9 @@ function parentOf(carrier: TraceContext | undefined): Context {
   return carrier === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, carrier);
 }
 
+/** Resolves after the spans deferred so far are made (setImmediate callbacks run in order). */
+const afterDeferred = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export class Tracing {
   private readonly provider: NodeTracerProvider;
   readonly tracer: Tracer;
@@ -77,10 +80,17 @@ export class Tracing {
     return this.clockOffset + at;
   }
 
-  /** Follows the gateway's executions and agent rounds; returns the function that stops. */
+  /**
+   * Follows the gateway's executions and agent rounds; returns the function that stops. Their
+   * spans are made after the turn that reported them (setImmediate), once the answer they hold up
+   * is sent: the times are taken at once, so the spans are the same.
+   */
   attach(gateway: Gateway): () => void {
-    const onExecution = (event: ExecutionEvent) => this.execution(event, performance.now(), parentOf(event.trace));
-    const onRound = (event: AgentRoundEvent) => this.agentRound(event, parentOf(event.trace));
+    const onExecution = (event: ExecutionEvent) => {
+      const ended = performance.now();
+      setImmediate(() => this.execution(event, ended, parentOf(event.trace)));
+    };
+    const onRound = (event: AgentRoundEvent) => setImmediate(() => this.agentRound(event, parentOf(event.trace)));
     gateway.on("execution", onExecution);
     gateway.on("agent-round", onRound);
     return () => {
@@ -147,13 +157,15 @@ export class Tracing {
     round.end(started + event.duration_seconds * 1000);
   }
 
-  /** Sends every span ended so far. */
-  flush(): Promise<void> {
-    return this.provider.forceFlush();
+  /** Sends every span ended so far (those of executions reported so far included). */
+  async flush(): Promise<void> {
+    await afterDeferred();
+    await this.provider.forceFlush();
   }
 
   /** Sends what is left and stops. */
-  shutdown(): Promise<void> {
-    return this.provider.shutdown();
+  async shutdown(): Promise<void> {
+    await afterDeferred();
+    await this.provider.shutdown();
   }
 }
