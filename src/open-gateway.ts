@@ -71,8 +71,6 @@ export interface OpenedGateway {
   instance: string;
   keys: KeyRing;
   executions: ExecLog;
-  /** Resolves once the changes heard from other instances so far are applied (tests wait on it). */
-  remoteChanges(): Promise<void>;
   /**
    * Serves the API and /mcp on `host:port` (default: the host and port opened with). A ListenError
    * says why the port could not be bound; the gateway stays open until close().
@@ -250,7 +248,6 @@ async function compose(options: OpenGatewayOptions, opened: Opened, preToolCall:
     instance,
     keys,
     executions,
-    remoteChanges: () => changes.idle(),
     async listen(host = openedHost, port = openedPort): Promise<ListenAddress> {
       try {
         await app.listen({ host, port });

@@ -436,11 +436,6 @@ export class PgStore implements StateStore {
     });
   }
 
-  /** Resolves once every write made so far has committed or failed. */
-  async idle(): Promise<void> {
-    await this.tail;
-  }
-
   /** Waits for the writes made so far, then closes the pool. Safe to call twice. */
   async close(): Promise<void> {
     if (this.closed) return;
