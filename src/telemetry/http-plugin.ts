@@ -34,6 +34,17 @@ function mcpMethod(body: unknown): string | undefined {
   return typeof method === "string" ? method : undefined;
 }
 
+/**
+ * Names an MCP request's span by its JSON-RPC method (read from the body as the span ends: a hook
+ * of its own on every request cost more than the naming).
+ */
+function named(span: Span, request: FastifyRequest): void {
+  const method = request.routeOptions.url === "/mcp" ? mcpMethod(request.body) : undefined;
+  if (method === undefined) return;
+  span.setAttribute("mcp.method.name", method);
+  span.updateName(`${request.method} /mcp ${method}`);
+}
+
 export function instrumentServer(app: FastifyInstance, tracing: Tracing | null, metrics: GatewayMetrics | null): void {
   if (tracing !== null) traceRequests(app, tracing);
   if (metrics !== null) {
@@ -60,24 +71,16 @@ function traceRequests(app: FastifyInstance, tracing: Tracing): void {
     reply.raw.once("close", () => {
       if (reply.raw.writableFinished || !spans.has(request)) return;
       spans.delete(request);
+      named(span, request);
       span.setStatus({ code: SpanStatusCode.ERROR, message: "the client went away before the answer" });
       span.end(tracing.wallClock(performance.now()));
     });
     done();
   });
-  // An MCP request's span is named by its JSON-RPC method, known once the body is read.
-  app.addHook("preHandler", (request, _reply, done) => {
-    const span = spans.get(request);
-    const method = span !== undefined && request.routeOptions.url === "/mcp" ? mcpMethod(request.body) : undefined;
-    if (method !== undefined) {
-      span!.setAttribute("mcp.method.name", method);
-      span!.updateName(`${request.method} /mcp ${method}`);
-    }
-    done();
-  });
   app.addHook("onResponse", (request, reply, done) => {
     const span = spans.get(request);
     if (span !== undefined) {
+      named(span, request);
       span.setAttribute("http.response.status_code", reply.statusCode);
       if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end(tracing.wallClock(performance.now()));
