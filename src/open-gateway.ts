@@ -268,6 +268,7 @@ async function compose(options: OpenGatewayOptions, opened: Opened, preToolCall:
         await changes.idle();
         await telemetry?.shutdown().catch((e: unknown) => log(`telemetry: spans not sent at shutdown: ${(e as Error).message}`));
         await writes.settled().catch(() => undefined);
+        await executions.settled();
         await store.close();
         opened.release();
       })();

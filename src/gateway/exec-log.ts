@@ -115,9 +115,14 @@ export class ExecLog {
     }
   }
 
+  /** Resolves once every entry recorded so far is written or refused (before the store closes). */
+  settled(): Promise<void> {
+    return this.written;
+  }
+
   /** One page of the entries that match, newest first, and how many match in all (the entries recorded so far included). */
   async list(query: LogQuery = {}): Promise<LogPage> {
-    await this.written;
+    await this.settled();
     return this.store.queryLogs(query);
   }
 

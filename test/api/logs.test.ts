@@ -85,6 +85,21 @@ describe("ExecLog", async () => {
     store.close();
   });
 
+  it("settles once what it recorded is in the store, however slow the store (the gateway waits so before closing it)", async () => {
+    const store = new Store(":memory:");
+    const appendLogs = store.appendLogs.bind(store);
+    const slow = Object.assign(Object.create(store) as Store, {
+      appendLogs: (entries: Parameters<Store["appendLogs"]>[0]) => new Promise<ReturnType<Store["appendLogs"]>>((resolve) => setTimeout(() => resolve(appendLogs(entries)), 50)),
+    });
+    const log = new ExecLog(slow);
+    void log.record(event("a"));
+    await new Promise((r) => setImmediate(r));
+    void log.record(event("b"));
+    await log.settled();
+    expect(store.queryLogs().logs.map((e) => e.key)).toEqual(["b", "a"]);
+    store.close();
+  });
+
   it("writes one by one when a batch is refused, so one bad entry costs only itself", async () => {
     const store = new Store(":memory:");
     const appendLogs = store.appendLogs.bind(store);
