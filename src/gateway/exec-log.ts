@@ -26,6 +26,9 @@ export interface ExecutionEvent {
 export const DEFAULT_PAGE_SIZE = DEFAULT_LOG_PAGE;
 export const MAX_PAGE_SIZE = MAX_LOG_PAGE;
 
+/** The most entries one write takes (about 10 us each in SQLite: 5 ms of event loop at most). */
+const MAX_BATCH = 500;
+
 /** An error message longer than this is cut: the log is for finding runs, not for reading outputs. */
 const MAX_MESSAGE_CHARS = 2000;
 
@@ -65,6 +68,8 @@ export class ExecLog {
   private readonly waiting: { entry: NewLogEntry; resolve: (entry: LogEntry | null) => void }[] = [];
   /** Resolves once every entry recorded so far is written (or refused). */
   private written: Promise<void> = Promise.resolve();
+  /** A write of the waiting entries is due after this turn. */
+  private scheduled = false;
 
   constructor(
     readonly store: LogStore = new Store(":memory:"),
@@ -82,18 +87,29 @@ export class ExecLog {
     const entry = entryOf(event, endedAt);
     return new Promise((resolve) => {
       this.waiting.push({ entry, resolve });
-      if (this.waiting.length > 1) return;
-      // The first of a turn schedules the flush after it; `written` also waits for the flushes before.
-      const before = this.written;
-      this.written = new Promise<void>((turn) => setImmediate(turn))
-        .then(() => this.flush())
-        .then(() => before);
+      if (!this.scheduled) this.schedule();
     });
   }
 
-  /** Writes the entries waiting, all in one call; one by one when that fails, so one bad entry costs only itself. */
+  /** Has the waiting entries written after this turn; `written` also waits for the writes before. */
+  private schedule(): void {
+    this.scheduled = true;
+    const before = this.written;
+    this.written = new Promise<void>((turn) => setImmediate(turn))
+      .then(() => {
+        this.scheduled = false;
+        return this.flush();
+      })
+      .then(() => before);
+  }
+
+  /**
+   * Writes up to MAX_BATCH waiting entries in one call (more wait for the next turn: no one write
+   * holds the event loop long); one by one when that fails, so one bad entry costs only itself.
+   */
   private async flush(): Promise<void> {
-    const batch = this.waiting.splice(0);
+    const batch = this.waiting.splice(0, MAX_BATCH);
+    if (this.waiting.length > 0 && !this.scheduled) this.schedule();
     try {
       const saved = await this.store.appendLogs(batch.map((b) => b.entry));
       batch.forEach((b, i) => b.resolve(saved[i]!));
@@ -116,8 +132,12 @@ export class ExecLog {
   }
 
   /** Resolves once every entry recorded so far is written or refused (before the store closes). */
-  settled(): Promise<void> {
-    return this.written;
+  async settled(): Promise<void> {
+    // A write may schedule the next (past MAX_BATCH): wait until none is left.
+    for (let written = this.written; ; written = this.written) {
+      await written;
+      if (written === this.written) return;
+    }
   }
 
   /** One page of the entries that match, newest first, and how many match in all (the entries recorded so far included). */

@@ -82,6 +82,10 @@ describe("ExecLog", async () => {
     expect((await Promise.all(recorded)).map((e) => e?.id)).toEqual([1, 2, 3]);
     await log.record(event("d"));
     expect(batches).toEqual([3, 1]);
+    // A busy turn's entries go 500 a write, a turn apart.
+    await Promise.all(Array.from({ length: 1200 }, (_, i) => log.record(event(`k${i}`))));
+    expect(batches.slice(2)).toEqual([500, 500, 200]);
+    expect((await log.list({ limit: 1 })).total).toBe(1204);
     store.close();
   });
 
