@@ -21,6 +21,11 @@ export interface ExecutionEvent {
   tool?: string;
   /** The trace context of the request it ran for (telemetry parents its span there). */
   trace?: TraceContext;
+  /**
+   * Given by the gateway: a listener hands it work the answer waits for (the execution log's
+   * write, so that an answered execution is a logged one, even if the process is killed next).
+   */
+  waitUntil?: (work: Promise<unknown>) => void;
 }
 
 export const DEFAULT_PAGE_SIZE = DEFAULT_LOG_PAGE;
@@ -148,7 +153,10 @@ export class ExecLog {
 
   /** Records every execution `source` (a Gateway) reports; returns the function that stops it. */
   attach(source: EventEmitter): () => void {
-    const listener = (event: ExecutionEvent) => void this.record(event);
+    const listener = (event: ExecutionEvent) => {
+      const written = this.record(event);
+      event.waitUntil?.(written);
+    };
     source.on("execution", listener);
     return () => source.off("execution", listener);
   }

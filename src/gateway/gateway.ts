@@ -8,6 +8,7 @@ import type { BeforeCall, OutgoingCall } from "../codemode/bridge.js";
 import { type Catalog, catalogOf } from "../codemode/catalog.js";
 import { defaultCodecs } from "../codemode/media.js";
 import type { MediaCodecs } from "../codemode/media-codecs.js";
+import type { ExecutionEvent } from "./exec-log.js";
 import { shapeOf } from "../codemode/shape.js";
 import {
   type BindingLevel,
@@ -362,13 +363,20 @@ export class Gateway extends EventEmitter {
     }
   }
 
+  /** Emits "execution", then waits for what its listeners asked (the log's write) before the answer goes. */
+  private async reportExecution(event: ExecutionEvent): Promise<void> {
+    const work: Promise<unknown>[] = [];
+    this.emit("execution", { ...event, waitUntil: (p: Promise<unknown>) => work.push(p) });
+    await Promise.all(work);
+  }
+
   private async dispatch(name: string, args: Record<string, unknown>, caller: Caller, signal: AbortSignal, options: CallOptions): Promise<ToolOutcome> {
     await this.firstConnections(signal);
     const workspace = this.current.workspace;
     if (name === EXECUTE_TOOL_SCRIPT && workspace) {
       const context = { ...this.executionContext(caller, signal, options.unattended === true), workspace };
       const { text, result, code } = await this.running(() => executeToolScript(args, context));
-      if (result && code !== null) this.emit("execution", { caller: caller.label, code, result, tool: EXECUTE_TOOL_SCRIPT, trace: caller.trace });
+      if (result && code !== null) await this.reportExecution({ caller: caller.label, code, result, tool: EXECUTE_TOOL_SCRIPT, trace: caller.trace });
       return result ? { text, isError: result.error !== null, execution: result } : { text, isError: true };
     }
     if ((META_TOOL_NAMES as readonly string[]).includes(name) && this.current.metaTools.has(name as MetaToolName)) {
@@ -442,7 +450,7 @@ export class Gateway extends EventEmitter {
           result = internalErrorResult(e);
           throw e;
         } finally {
-          this.emit("execution", { caller: caller.label, code, result: result!, tool: "executeToolCode", trace: caller.trace });
+          await this.reportExecution({ caller: caller.label, code, result: result!, tool: "executeToolCode", trace: caller.trace });
         }
       }
     }

@@ -418,6 +418,8 @@ describe("finished calls leave nothing behind", () => {
   it("removes every abort listener from the request's and the gateway's signals", async () => {
     const request = new AbortController();
     const stopping = (gateway as unknown as { stopping: AbortController }).stopping.signal;
+    // The tests before may have left a call finishing (its log entry is written a turn later).
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const before = getEventListeners(stopping, "abort").length;
     for (let i = 0; i < 5; i++) {
       const script = await gateway.callTool("executeToolCode", { code: `RESULT = edge.echo(text="x${i}")` }, UNRESTRICTED, request.signal);
