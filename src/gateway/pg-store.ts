@@ -43,6 +43,9 @@ export interface PgStoreOptions {
 /** The advisory lock that seeding and migrating into the store take, so only one fills it. */
 const SEED_LOCK = 0x636d_6703;
 
+/** A transaction committed without waiting for the disk (log entries, shapes: see the top). */
+const UNSYNCED_BEGIN = "BEGIN; SET LOCAL synchronous_commit = off";
+
 /** The most log entries one batch writes, and the most that may wait for the database. */
 const LOG_BATCH = 500;
 const MAX_QUEUED_LOGS = 20_000;
@@ -239,12 +242,8 @@ export class PgStore implements StateStore {
     while (this.queuedLogs.length > 0) {
       const batch = this.queuedLogs.splice(0, LOG_BATCH);
       try {
-        const ids = await this.transaction(async (c) => {
-          await c.query("SET LOCAL synchronous_commit = off");
-          const ids = await this.insertLogs(c, batch.map((b) => b.entry), this.instance);
-          await c.query("DELETE FROM logs WHERE id <= $1", [ids[ids.length - 1]! - this.maxLogRows]);
-          return ids;
-        });
+        // Four round trips: begin, the entries, their calls with the trim, commit.
+        const ids = await this.transaction((c) => this.insertLogs(c, batch.map((b) => b.entry), this.instance, this.maxLogRows), UNSYNCED_BEGIN);
         batch.forEach((b, i) => b.resolve({ id: ids[i]!, ...b.entry }));
       } catch (e) {
         for (const b of batch) b.reject(e as Error);
@@ -253,15 +252,17 @@ export class PgStore implements StateStore {
     this.flushingLogs = null;
   }
 
-  /** Inserts checked entries with their calls, in their order; answers their ids. */
-  private async insertLogs(c: pg.PoolClient, entries: readonly NewLogEntry[], instance: string): Promise<number[]> {
-    const taken = await c.query<{ id: string }>("SELECT nextval(pg_get_serial_sequence('logs', 'id')) AS id FROM generate_series(1, $1)", [entries.length]);
-    const ids = taken.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-    await c.query(
-      `INSERT INTO logs (id, time, key, tool, outcome, entry, ending, duration_seconds, instance)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[])`,
+  /**
+   * Inserts checked entries with their calls, in their order; answers their ids. With `keep`,
+   * the log is then trimmed to the newest `keep` rows appended (by id), in the calls' statement.
+   */
+  private async insertLogs(c: pg.PoolClient, entries: readonly NewLogEntry[], instance: string, keep: number | null = null): Promise<number[]> {
+    // A serial id is given to each row as the SELECT yields it, in the arrays' order.
+    const inserted = await c.query<{ id: string }>(
+      `INSERT INTO logs (time, key, tool, outcome, entry, ending, duration_seconds, instance)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[])
+       RETURNING id`,
       [
-        ids,
         entries.map((e) => e.time),
         entries.map((e) => e.key),
         entries.map((e) => e.tool),
@@ -272,13 +273,20 @@ export class PgStore implements StateStore {
         entries.map(() => instance),
       ],
     );
+    const ids = inserted.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     const calls = entries.flatMap((e, i) => callsPerTool(e.tool_calls).map((t) => ({ id: ids[i]!, ...t })));
+    const oldest = keep === null ? null : ids[ids.length - 1]! - keep;
     if (calls.length > 0) {
       await c.query(
-        `INSERT INTO log_calls (log_id, server, tool, calls, failures, seconds)
+        `${oldest === null ? "" : "WITH trimmed AS (DELETE FROM logs WHERE id <= $7) "}INSERT INTO log_calls (log_id, server, tool, calls, failures, seconds)
          SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::int[], $6::float8[])`,
-        [calls.map((t) => t.id), calls.map((t) => t.server), calls.map((t) => t.tool), calls.map((t) => t.calls), calls.map((t) => t.failures), calls.map((t) => t.seconds)],
+        [
+          calls.map((t) => t.id), calls.map((t) => t.server), calls.map((t) => t.tool), calls.map((t) => t.calls), calls.map((t) => t.failures), calls.map((t) => t.seconds),
+          ...(oldest === null ? [] : [oldest]),
+        ],
       );
+    } else if (oldest !== null) {
+      await c.query("DELETE FROM logs WHERE id <= $1", [oldest]);
     }
     return ids;
   }
@@ -461,13 +469,13 @@ export class PgStore implements StateStore {
     return done;
   }
 
-  private async transaction<R>(fn: (c: pg.PoolClient) => Promise<R>): Promise<R> {
+  private async transaction<R>(fn: (c: pg.PoolClient) => Promise<R>, begin = "BEGIN"): Promise<R> {
     if (this.closed && this.pool.ended) throw new StoreError(this.where, "the store is closed");
     const c = await this.pool.connect().catch((e: Error) => {
       throw new StoreError(this.where, `cannot reach PostgreSQL: ${e.message}`);
     });
     try {
-      await c.query("BEGIN");
+      await c.query(begin);
       const result = await fn(c);
       await c.query("COMMIT");
       return result;
