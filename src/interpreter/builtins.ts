@@ -539,8 +539,14 @@ function roundFloat(x: number, digits: number): number {
     // toFixed rounds the exact binary value to the nearest n / 10^digits, as CPython does, and
     // differs only on an exact tie (it takes the larger n; CPython the even one). x * 10^digits,
     // off by at most a few units in its last place, is far from a half unless x may be a tie.
-    const y = Math.abs(x) * 10 ** digits;
-    if (y < 2 ** 50 && Math.abs(y - Math.floor(y) - 0.5) > y * 2 ** -48) return Number(x.toFixed(digits));
+    // The n toFixed would give is then Math.round(y), and n / 10^digits, both exact doubles, is
+    // divided correctly rounded: the double that toFixed's text reads as, without the text.
+    const scale = 10 ** digits;
+    const y = Math.abs(x) * scale;
+    if (y < 2 ** 50 && Math.abs(y - Math.floor(y) - 0.5) > y * 2 ** -48) {
+      const r = Math.round(y) / scale;
+      return x < 0 ? -r : r;
+    }
   }
   // x = n / den exactly, den a power of two.
   let [n, den] = floatRatio(x);
