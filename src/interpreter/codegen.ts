@@ -175,8 +175,30 @@ const MAX_UNIT_CHARS = 64 * 1024;
 /** Thrown by the generator when a unit passes MAX_UNIT_CHARS (caught in unitFor). */
 const TOO_LARGE = Symbol("too large");
 
+/** What the text of a unit compiles to: given the runtime's names and the unit's constants, its code. */
+type Factory = (r: RuntimeNames, c: unknown[]) => GenFn;
+
+/**
+ * The factories of the latest MAX_FACTORIES unit texts, the most recently used last. A unit's
+ * text names no Python name (globals, constants and builtins are indices into what the factory
+ * is given), so two scripts that differ only in their names, or share a loop's shape, make the
+ * same text: one factory makes both units, and V8 keeps one set of type feedback and optimized
+ * code for all of them. V8 caches `new Function` of an identical text too, but drops entries as
+ * its collector runs: in a warm process a new script's unit was then compiled afresh in some
+ * runs and not in others (dict counting 22 or 45-75 ms, interleaved with other scripts), and a
+ * fresh unit, cold in V8 (two TurboFan compiles of some 13 ms of CPU each), lost to the closures.
+ */
+const FACTORIES = new Map<string, Factory>();
+const MAX_FACTORIES = 512;
+
 let unitsCompiled = 0;
 let unitsRejected = 0;
+let unitTexts = 0;
+
+/** How many unit texts this process has had V8 compile (units of a text seen before share its code). */
+export function unitTextCount(): number {
+  return unitTexts;
+}
 
 /** How many units V8 refused to compile (a generator bug; each ran on closures instead). */
 export function rejectedUnitCount(): number {
@@ -270,6 +292,8 @@ class Generator {
   private labels = 0;
   private readonly delegates: Delegate[] = [];
   private readonly consts: unknown[] = [];
+  /** Where each source position (line:col) is in consts (see where). */
+  private readonly positions = new Map<string, number>();
   private readonly globals: string[] = [];
   private readonly globalIndex = new Map<string, number>();
   /** JS labels of the enclosing Python loops, innermost last. */
@@ -361,9 +385,14 @@ class Generator {
     RUNTIME ??= runtimeNames();
     const code = this.out.join("\n").replace(/\$SAVE_(\d+)\$/g, (_, i: string) => `[${live[Number(i)]!.join(", ")}]`).replace(/\$LAST_(L\d+)\$/g, (_, label: string) => String(this.lastLabel.get(label)));
     const text = `"use strict";\nconst {${Object.keys(RUNTIME).join(", ")}} = R;\n` + head.join("\n") + "\n" + code + "\nreturn undefined;\n};\n";
-    let factory: (r: RuntimeNames, c: unknown[]) => GenFn;
+    let factory = FACTORIES.get(text);
     try {
-      factory = new Function("R", "C", text) as typeof factory;
+      if (factory === undefined) {
+        factory = new Function("R", "C", text) as Factory;
+        unitTexts++;
+      } else FACTORIES.delete(text);
+      FACTORIES.set(text, factory);
+      if (FACTORIES.size > MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value!);
     } catch (e) {
       // A generator bug must not fail a script: the unit stays on closures. Tests forcing the
       // tier (PY_CODEGEN=always) see the error instead.
@@ -524,8 +553,20 @@ class Generator {
     return i;
   }
 
+  /**
+   * Records `node`'s position in the frame (for tracebacks). Line and column are constants of
+   * the unit, not literals of its text: a unit's text then does not change with the length of a
+   * name before it or the line it is on (see FACTORIES).
+   */
   private where(node: A.Node): string {
-    return `f.line = ${node.line}; f.col = ${node.col};`;
+    const key = `${node.line}:${node.col}`;
+    let at = this.positions.get(key);
+    if (at === undefined) {
+      at = this.consts.length;
+      this.consts.push(node.line, node.col);
+      this.positions.set(key, at);
+    }
+    return `f.line = C[${at}]; f.col = C[${at + 1}];`;
   }
 
   // ---------------------------------------------------------------- statements
@@ -721,19 +762,21 @@ class Generator {
   private name(e: A.Name, scope: Scope): string {
     const a = this.cc.access(e, scope);
     const t = this.temp();
-    const id = JSON.stringify(e.id);
     switch (a.kind) {
       case "global": {
         const i = this.globalSlot(e.id);
         this.step(`${t} = g${i}.v; if (${t} === UNBOUND) ${t} = B[${i}] ?? x.builtin(${i}, rt);`);
         break;
       }
-      case "local":
+      case "local": {
+        // Only an error's message names the variable: a constant, so that the text does not (see FACTORIES).
+        const id = this.constant(e.id);
         if (a.variable.isCell) this.step(`${t} = S[${a.variable.slot}].v; if (${t} === UNBOUND) throw unboundLocal(${id});`);
         else this.step(`${t} = S[${a.variable.slot}]; if (${t} === UNBOUND) throw unboundLocal(${id});`);
         break;
+      }
       case "free":
-        this.step(`${t} = f.closure[${a.index}].v; if (${t} === UNBOUND) throw freeUnbound(${id});`);
+        this.step(`${t} = f.closure[${a.index}].v; if (${t} === UNBOUND) throw freeUnbound(${this.constant(e.id)});`);
         break;
     }
     return t;

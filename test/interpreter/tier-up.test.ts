@@ -5,7 +5,7 @@
 // memory charged. And a kept script is analysed and compiled once (compile.ts compileModule).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "../../grammar/parse.js";
-import { compiledUnitCount, rejectedUnitCount } from "../../src/interpreter/codegen.js";
+import { compiledUnitCount, rejectedUnitCount, unitTextCount } from "../../src/interpreter/codegen.js";
 import { compiledModuleCount } from "../../src/interpreter/compile.js";
 import { setCodegen, setTierUp } from "../../src/interpreter/tiering.js";
 import { execute, type Hosts } from "../../src/interpreter/execute.js";
@@ -274,6 +274,34 @@ RESULT = t`;
     } finally {
       setTierUp(1000, 1000);
     }
+  });
+});
+
+describe("a new script whose loop has the shape of one seen before", () => {
+  // The same loop under other names and further down: the loop moves at its 1000th head, and
+  // raises at its 2000th, in a unit whose JavaScript the first script's unit made.
+  const shaped = (suffix: string, pad: string) => `${pad}
+def total${suffix}(n${suffix}):
+    s${suffix} = 0
+    for i${suffix} in range(n${suffix}):
+        if i${suffix} == 1999:
+            print(later${suffix})
+        s${suffix} += i${suffix}
+    later${suffix} = 1
+    return s${suffix}
+RESULT = total${suffix}(3000)`;
+
+  it("shares the unit's JavaScript, with its own names and lines in errors", async () => {
+    const first = await agree(shaped("", ""));
+    expect(first.error).toBe("UnboundLocalError: cannot access local variable 'later' where it is not associated with a value (line 6)");
+    setCodegen("auto");
+    await execute(shaped("_a", ""));
+    const texts = unitTextCount();
+    const moved = await execute(shaped("_of_the_second", "\n\n\n# three lines down"));
+    expect(unitTextCount()).toBe(texts);
+    expect(moved.error?.message).toBe("cannot access local variable 'later_of_the_second' where it is not associated with a value");
+    expect(moved.error?.line).toBe(9);
+    expect(moved.error?.traceback).toContain("line 13");
   });
 });
 

@@ -753,12 +753,19 @@ function partitioner(name: string, last: boolean): Method {
 
 // ------------------------------------------------------------------ stripping and padding
 
+/** The last characters stripped and their set: a loop strips the same ones at every call. */
+let lastStripped = "";
+let lastStripSet = new Set<number>();
+
 /** The code points to strip: null means Python's whitespace. */
 function stripSet(name: string, v: Value | undefined): Set<number> | null {
   if (v === undefined || v === null) return null;
   if (typeof v !== "string") throw pyError("TypeError", `${name} arg must be None or str`);
+  if (v === lastStripped) return lastStripSet;
   const set = new Set<number>();
   for (const ch of v) set.add(ch.codePointAt(0)!);
+  lastStripped = v;
+  lastStripSet = set;
   return set;
 }
 
