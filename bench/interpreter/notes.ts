@@ -32,7 +32,11 @@ every round so that the machine's other load falls on all of them alike):
 2. **New script, run once, in a warm process** (what a gateway does with each model-written
    script): every timed run is a text its engine has never seen, the workload with every name
    it binds renamed (\`x\` → \`x_v17\`: bench/interpreter/variants.py, through \`ast.unparse\`), so
-   no cache of parses, compiled code or call counts can match it; same steps, same RESULT. Each
+   no cache of parses or call counts can match it; same steps, same RESULT. One cache does: a
+   JavaScript-tier unit's text names no Python name, position or constant (they are the unit's
+   data), so a renamed variant's loop makes the text an earlier variant made, and reuses its
+   compiled code (src/interpreter/codegen.ts). A model's scripts of one shape share it too; a
+   loop of a shape never seen starts cold, and this scenario does not show that case. Each
    engine is first warmed on ${n.warmFirst} pass${n.warmFirst === 1 ? "" : "es"} over all the workloads (other new texts; ${n.warm} before each
    later round), then each round times ${n.reps} new text${s(n.reps)} of each, the workloads in turn. CPU time as above; the figure is the median
    of all ${n.reps * n.rounds} timed runs (${n.rounds} round${s(n.rounds)} × ${n.reps}). CPython: \`compile()\` + \`exec()\` of the new text in
