@@ -45,9 +45,6 @@ function parentOf(carrier: TraceContext | undefined): Context {
   return carrier === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, carrier);
 }
 
-/** Resolves after the spans deferred so far are made (setImmediate callbacks run in order). */
-const afterDeferred = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export class Tracing {
   private readonly provider: NodeTracerProvider;
   readonly tracer: Tracer;
@@ -57,6 +54,8 @@ export class Tracing {
    * its own, which puts spans made a moment apart up to a millisecond out of line).
    */
   private readonly clockOffset = Date.now() - performance.now();
+  /** Resolves once the spans deferred so far are made (later()). */
+  private deferred: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly settings: TelemetrySettings,
@@ -82,15 +81,15 @@ export class Tracing {
 
   /**
    * Follows the gateway's executions and agent rounds; returns the function that stops. Their
-   * spans are made after the turn that reported them (setImmediate), once the answer they hold up
-   * is sent: the times are taken at once, so the spans are the same.
+   * spans are made once the answer they would hold up is sent (in a timer: the answer waits for
+   * the execution log's write, a turn later): the times are taken at once, so the spans are the same.
    */
   attach(gateway: Gateway): () => void {
     const onExecution = (event: ExecutionEvent) => {
       const ended = performance.now();
-      setImmediate(() => this.execution(event, ended, parentOf(event.trace)));
+      this.later(() => this.execution(event, ended, parentOf(event.trace)));
     };
-    const onRound = (event: AgentRoundEvent) => setImmediate(() => this.agentRound(event, parentOf(event.trace)));
+    const onRound = (event: AgentRoundEvent) => this.later(() => this.agentRound(event, parentOf(event.trace)));
     gateway.on("execution", onExecution);
     gateway.on("agent-round", onRound);
     return () => {
@@ -159,13 +158,25 @@ export class Tracing {
 
   /** Sends every span ended so far (those of executions reported so far included). */
   async flush(): Promise<void> {
-    await afterDeferred();
+    await this.deferred;
     await this.provider.forceFlush();
   }
 
   /** Sends what is left and stops. */
   async shutdown(): Promise<void> {
-    await afterDeferred();
+    await this.deferred;
     await this.provider.shutdown();
+  }
+
+  /** Runs `make` after the answers of this turn are out; `deferred` resolves once all such have run. */
+  private later(make: () => void): void {
+    const made = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        make();
+        resolve();
+      }, 0),
+    );
+    const before = this.deferred;
+    this.deferred = made.then(() => before);
   }
 }
