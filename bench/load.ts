@@ -328,14 +328,14 @@ async function main(): Promise<void> {
     "",
     `Scripts \`RESULT = 1 + 1\` and \`RESULT = edge.add(a=1, b=2)\` as chat tool calls, after a ${WARMUP} s warm-up, autocannon ` +
       "in this process, the gateway in another on 127.0.0.1. \"CLI, SQLite log\" is the real gateway process " +
-      "(`dist/src/cli/gateway.js`), whose store writes every execution to the log table in its own transaction " +
-      "(WAL; log entries are committed without an fsync) before answering; \"no store\" is the same Gateway + buildServer with the execution " +
-      "log in memory only (`dist/bench/serve.js`). " +
+      "(`dist/src/cli/gateway.js`), whose store writes the executions that end in one event-loop turn to the log table in one " +
+      "transaction after it (WAL; log entries are committed without an fsync), each answered once its entry is committed; " +
+      "\"no store\" is the same Gateway + buildServer with the execution log in memory only (`dist/bench/serve.js`). " +
       `Target: zero errors: **${loadRows.every(({ result: r }) => r.errors + r.non2xx + r.timeouts === 0) ? "met" : "missed"}**. ` +
       `Without the store, 0-call scripts run at ${(loadRows[2]!.result.requests.average / loadRows[0]!.result.requests.average).toFixed(1)}× ` +
-      "the requests per second: better-sqlite3 is synchronous, so each execution's log commit blocks the event loop " +
-      "that serves every other request. (Before log entries were committed unsynced, an fsync per execution held the " +
-      "real gateway to 194 requests/s here, against 2,174 without the store.) " +
+      "the requests per second (better-sqlite3 is synchronous, so whatever the log's commits take holds the event loop that " +
+      "serves every other request; batched by turn, they take little). (With a commit per execution, before entries were batched by turn, the real gateway served about " +
+      "2,000 requests/s here; before entries were committed unsynced, an fsync per execution held it to 194.) " +
       "\"traces + metrics\" is the CLI gateway with `OTEL_EXPORTER_OTLP_ENDPOINT` set (spans over OTLP/HTTP protobuf to a " +
       "receiver in this process, /metrics on): against the plain CLI rows, requests/s " +
       `${pct(tracedCost[0]!.rps)} and p50 ${pct(tracedCost[0]!.p50)} for 0-call scripts, requests/s ${pct(tracedCost[1]!.rps)} and ` +
