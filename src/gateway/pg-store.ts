@@ -22,7 +22,7 @@ import {
   type CallsKey, DEFAULT_MAX_LOG_ROWS, type LogEntry, type LogPage, type LogQuery,
   type MinuteEnding, type NewLogEntry, type ServerCalls, StoreError, type StoredSettings,
 } from "./store.js";
-import { callsPerTool, logEntryOf, logFilter, parseJson, settingsOf } from "./store-rows.js";
+import { callsPerTool, clientOfRow, keyOfRow, logEntryOf, logFilter, parseJson, readRow, settingsOf, shapeOfRow } from "./store-rows.js";
 import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
 
 export interface PgStoreOptions {
@@ -125,11 +125,7 @@ export class PgStore implements StateStore {
 
   async listClients(): Promise<ClientConfig[]> {
     const { rows } = await this.pool.query<{ name: string; config: string }>("SELECT name, config FROM clients ORDER BY position");
-    return rows.map((row) => this.readRow(`clients row '${row.name}'`, () => {
-      const config = parseClientConfig(parseJson(row.config), "config");
-      if (config.name !== row.name) throw new Error(`config.name is '${config.name}' but the row is keyed '${row.name}'`);
-      return config;
-    }));
+    return rows.map((row) => clientOfRow(this.where, row));
   }
 
   putClient(config: ClientConfig, previousName?: string): Promise<void> {
@@ -161,7 +157,7 @@ export class PgStore implements StateStore {
     const { rows } = await this.pool.query<{ value: string }>("SELECT value FROM settings WHERE id = 1");
     if (!rows[0]) return null;
     const value = rows[0].value;
-    return this.readRow("settings row", () => settingsOf(parseJson(value)));
+    return readRow(this.where, "settings row", () => settingsOf(parseJson(value)));
   }
 
   putSettings(settings: StoredSettings): Promise<void> {
@@ -181,7 +177,7 @@ export class PgStore implements StateStore {
 
   async listKeys(): Promise<VirtualKey[]> {
     const { rows } = await this.pool.query<KeyRow>("SELECT id, value, data FROM virtual_keys ORDER BY position");
-    return rows.map((row) => this.keyOf(row));
+    return rows.map((row) => keyOfRow(this.where, row));
   }
 
   putKey(key: VirtualKey): Promise<void> {
@@ -303,7 +299,7 @@ export class PgStore implements StateStore {
         numbered(`SELECT id, entry FROM logs ${clause} ORDER BY time DESC, id DESC LIMIT ? OFFSET ?`),
         [...params, limit, offset],
       );
-      const logs = rows.map((row) => this.readRow(`logs row ${row.id}`, () => ({ id: Number(row.id), ...logEntryOf(parseJson(row.entry)) })));
+      const logs = rows.map((row) => readRow(this.where, `logs row ${row.id}`, () => ({ id: Number(row.id), ...logEntryOf(parseJson(row.entry)) })));
       return { logs, total };
     });
   }
@@ -355,11 +351,7 @@ export class PgStore implements StateStore {
 
   async listShapes(): Promise<ToolShape[]> {
     const { rows } = await this.pool.query<{ server: string; tool: string; shape: string }>("SELECT server, tool, shape FROM shapes ORDER BY server, tool");
-    return rows.map((row) => this.readRow(`shapes row '${row.server}.${row.tool}'`, () => {
-      const shape = parseShape(row.shape);
-      if (shape === null) throw new Error("shape is not a shape of a tool result");
-      return { server: row.server, tool: row.tool, shape };
-    }));
+    return rows.map((row) => shapeOfRow(this.where, row));
   }
 
   putShape(server: string, tool: string, shape: Shape): Promise<void> {
@@ -488,22 +480,6 @@ export class PgStore implements StateStore {
     }
   }
 
-  private readRow<R>(row: string, read: () => R): R {
-    try {
-      return read();
-    } catch (e) {
-      throw new StoreError(`${this.where}: ${row}`, `corrupt row (${(e as Error).message}); fix or delete it`);
-    }
-  }
-
-  private keyOf(row: KeyRow): VirtualKey {
-    return this.readRow(`virtual_keys row '${row.id}'`, () => {
-      const key = parseVirtualKey(parseJson(row.data), "key");
-      if (key.id !== row.id) throw new Error(`key.id is '${key.id}' but the row is keyed '${row.id}'`);
-      if (key.value !== row.value) throw new Error("key.value does not match the row's value column");
-      return key;
-    });
-  }
 }
 
 /** Everything `code-mode-gateway migrate` copies from one store to another (log entries oldest first). */

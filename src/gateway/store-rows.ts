@@ -3,7 +3,11 @@
 // written and when read back, so a corrupt one is an error naming its field, never a default.
 import { z } from "zod";
 import { type Limits, resolveLimits } from "../interpreter/index.js";
+import { parseShape } from "../codemode/shape.js";
+import { type ClientConfig, parseClientConfig } from "../upstream/config.js";
+import type { ToolShape } from "./shapes.js";
 import { StoreError } from "./store-error.js";
+import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
 import type { LogCall, LogEntry, LogQuery, NewLogEntry, StoredSettings } from "./store.js";
 
 export const DEFAULT_LOG_PAGE = 50;
@@ -181,4 +185,41 @@ export function logFilter(query: LogQuery): LogFilter {
     params.push(new Date(since).toISOString());
   }
   return { limit, offset, clause: where.length ? `WHERE ${where.join(" AND ")}` : "", params };
+}
+
+/** Reads one row, turning any problem with it into a StoreError that names the database and the row. */
+export function readRow<R>(where: string, row: string, read: () => R): R {
+  try {
+    return read();
+  } catch (e) {
+    throw new StoreError(`${where}: ${row}`, `corrupt row (${(e as Error).message}); fix or delete it`);
+  }
+}
+
+/** A `clients` row as its config, checked (it must name the client it is keyed by). */
+export function clientOfRow(where: string, row: { name: string; config: string }): ClientConfig {
+  return readRow(where, `clients row '${row.name}'`, () => {
+    const config = parseClientConfig(parseJson(row.config), "config");
+    if (config.name !== row.name) throw new Error(`config.name is '${config.name}' but the row is keyed '${row.name}'`);
+    return config;
+  });
+}
+
+/** A `virtual_keys` row as its key, checked against the row's id and value columns. */
+export function keyOfRow(where: string, row: { id: string; value: string; data: string }): VirtualKey {
+  return readRow(where, `virtual_keys row '${row.id}'`, () => {
+    const key = parseVirtualKey(parseJson(row.data), "key");
+    if (key.id !== row.id) throw new Error(`key.id is '${key.id}' but the row is keyed '${row.id}'`);
+    if (key.value !== row.value) throw new Error("key.value does not match the row's value column");
+    return key;
+  });
+}
+
+/** A `shapes` row as the tool's shape, checked. */
+export function shapeOfRow(where: string, row: { server: string; tool: string; shape: string }): ToolShape {
+  return readRow(where, `shapes row '${row.server}.${row.tool}'`, () => {
+    const shape = parseShape(row.shape);
+    if (shape === null) throw new Error("shape is not a shape of a tool result");
+    return { server: row.server, tool: row.tool, shape };
+  });
 }

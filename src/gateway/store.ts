@@ -17,7 +17,7 @@ import type { McpSessionRecords } from "./mcp-sessions.js";
 import { SqliteSessionRecords } from "./sqlite-sessions.js";
 import type { SeedState } from "./state-store.js";
 import { StoreError } from "./store-error.js";
-import { callsPerTool, logEntryOf, logFilter, parseJson, settingsOf } from "./store-rows.js";
+import { callsPerTool, clientOfRow, keyOfRow, logEntryOf, logFilter, parseJson, readRow, settingsOf, shapeOfRow } from "./store-rows.js";
 import { parseVirtualKey, type VirtualKey } from "./virtual-keys.js";
 
 export { StoreError };
@@ -281,11 +281,7 @@ export class Store {
   /** Every client, in the order they were first added. */
   listClients(): ClientConfig[] {
     const rows = this.sql.listClients.all() as { name: string; config: string }[];
-    return rows.map((row) => this.readRow(`clients row '${row.name}'`, () => {
-      const config = parseClientConfig(parseJson(row.config), "config");
-      if (config.name !== row.name) throw new Error(`config.name is '${config.name}' but the row is keyed '${row.name}'`);
-      return config;
-    }));
+    return rows.map((row) => clientOfRow(this.path, row));
   }
 
   /**
@@ -323,7 +319,7 @@ export class Store {
   getSettings(): StoredSettings | null {
     const row = this.sql.getSettings.get() as { value: string } | undefined;
     if (!row) return null;
-    return this.readRow("settings row", () => settingsOf(parseJson(row.value)));
+    return readRow(this.path, "settings row", () => settingsOf(parseJson(row.value)));
   }
 
   /** Replaces the settings. Limits are stored resolved (defaults filled in), as they will be read. */
@@ -343,13 +339,13 @@ export class Store {
   /** Every virtual key, in the order they were first added. */
   listKeys(): VirtualKey[] {
     const rows = this.sql.listKeys.all() as KeyRow[];
-    return rows.map((row) => this.keyOf(row));
+    return rows.map((row) => keyOfRow(this.path, row));
   }
 
   /** The key whose secret value is `value` (active or not), or null. */
   getKeyByValue(value: string): VirtualKey | null {
     const row = this.sql.getKeyByValue.get(value) as KeyRow | undefined;
-    return row ? this.keyOf(row) : null;
+    return row ? keyOfRow(this.path, row) : null;
   }
 
   /** Adds a key, or replaces the one with the same id in place. Values are unique across keys. */
@@ -430,7 +426,7 @@ export class Store {
         id: number;
         entry: string;
       }[];
-      const logs = rows.map((row) => this.readRow(`logs row ${row.id}`, () => ({ id: row.id, ...logEntryOf(parseJson(row.entry)) })));
+      const logs = rows.map((row) => readRow(this.path, `logs row ${row.id}`, () => ({ id: row.id, ...logEntryOf(parseJson(row.entry)) })));
       return { logs, total };
     })();
   }
@@ -479,11 +475,7 @@ export class Store {
   /** Every tool's learned shape, each row checked as it is read. */
   listShapes(): ToolShape[] {
     const rows = this.sql.listShapes.all() as { server: string; tool: string; shape: string }[];
-    return rows.map((row) => this.readRow(`shapes row '${row.server}.${row.tool}'`, () => {
-      const shape = parseShape(row.shape);
-      if (shape === null) throw new Error("shape is not a shape of a tool result");
-      return { server: row.server, tool: row.tool, shape };
-    }));
+    return rows.map((row) => shapeOfRow(this.path, row));
   }
 
   /**
@@ -565,22 +557,6 @@ export class Store {
   }
 
   /** Reads one row, turning any problem with it into a StoreError that names the file and the row. */
-  private readRow<R>(row: string, read: () => R): R {
-    try {
-      return read();
-    } catch (e) {
-      throw new StoreError(`${this.path}: ${row}`, `corrupt row (${(e as Error).message}); fix or delete it`);
-    }
-  }
-
-  private keyOf(row: KeyRow): VirtualKey {
-    return this.readRow(`virtual_keys row '${row.id}'`, () => {
-      const key = parseVirtualKey(parseJson(row.data), "key");
-      if (key.id !== row.id) throw new Error(`key.id is '${key.id}' but the row is keyed '${row.id}'`);
-      if (key.value !== row.value) throw new Error("key.value does not match the row's value column");
-      return key;
-    });
-  }
 }
 
 interface KeyRow {
