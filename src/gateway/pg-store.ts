@@ -360,10 +360,14 @@ export class PgStore implements StateStore {
     }
     const json = JSON.stringify(shape);
     if (parseShape(json) === null) return Promise.reject(new StoreError(`shape of '${server}.${tool}'`, "is not a shape of a tool result"));
-    return this.write("shapes", server, async (c) => {
-      await c.query("SET LOCAL synchronous_commit = off");
-      await c.query("INSERT INTO shapes (server, tool, shape) VALUES ($1, $2, $3) ON CONFLICT (server, tool) DO UPDATE SET shape = excluded.shape", [server, tool, json]);
-    });
+    return this.write(
+      "shapes",
+      server,
+      async (c) => {
+        await c.query("INSERT INTO shapes (server, tool, shape) VALUES ($1, $2, $3) ON CONFLICT (server, tool) DO UPDATE SET shape = excluded.shape", [server, tool, json]);
+      },
+      UNSYNCED_BEGIN,
+    );
   }
 
   deleteShapes(server: string): Promise<number> {
@@ -449,13 +453,13 @@ export class PgStore implements StateStore {
    * One write of state, after the ones before it: a transaction that also notes the change on
    * the channel, so other instances hear of it exactly when it commits.
    */
-  private write<R>(kind: ChangeKind, id: string, fn: (c: pg.PoolClient) => Promise<R>): Promise<R> {
+  private write<R>(kind: ChangeKind, id: string, fn: (c: pg.PoolClient) => Promise<R>, begin = "BEGIN"): Promise<R> {
     const note: StoreChange = { kind, id, instance: this.instance };
     const run = () => this.transaction(async (c) => {
       const result = await fn(c);
       await c.query("SELECT pg_notify($1, $2)", [CHANGE_CHANNEL, JSON.stringify(note)]);
       return result;
-    });
+    }, begin);
     const done = this.tail.then(run, run);
     this.tail = done.catch(() => undefined);
     return done;
