@@ -1,5 +1,7 @@
 // MCP sessions that no request uses for server.mcp_session_idle_seconds are closed (their
-// transport too: the session map forgets a session only when its transport closes), and their id is then an unknown session (404); a session in use stays.
+// transport too: the session map forgets a session only when its transport closes), and their id
+// is then an unknown session (404); a session in use stays. A GET or DELETE with no session id at
+// all is a 400.
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -58,4 +60,13 @@ it("closes a session idle for mcp_session_idle_seconds, and keeps one in use", a
   expect(((await res.json()) as { error: { message: string } }).error.message).toBe("unknown or expired MCP session; initialize a new one");
   expect(Array.isArray((await busy.listTools()).tools)).toBe(true);
   await busy.close();
+});
+
+it("answers a GET or DELETE that names no session with 400, saying how a session starts", async () => {
+  for (const method of ["GET", "DELETE"]) {
+    const res = await fetch(url, { method, headers: { accept: "application/json, text/event-stream" } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(body.error.message).toBe("no MCP session id: initialize a session first (POST an initialize request)");
+  }
 });
