@@ -219,10 +219,9 @@ export async function runExec(args: string[]): Promise<number> {
  * head because its closures are already optimized by earlier scripts while a new unit starts cold
  * in V8; a process that runs one script and exits has no earlier scripts, so its closures are as
  * cold as any unit, and one JavaScript function per body is less for V8 to warm up than the many
- * closures that run it otherwise. Over sixteen fresh processes (bench:interpreter's eight
- * workloads of scenario 3, RESULT=1 and seven short scripts of mixed forms), this took a run's CPU
- * time to 0.88x of the gateway's tiering (geomean of medians, 11 alternating rounds; wall 0.97x on
- * a loaded machine), and the trivial script was no slower.
+ * closures that run it otherwise. Over bench:interpreter's eighteen fresh-process workloads and
+ * RESULT=1, this took a run's wall time to 0.86x of the gateway's tiering (geomean of medians, 9
+ * alternating rounds; CPU time 0.79x), and the trivial script was no slower.
  * Both tiers give the same results, output, errors and step counts. PY_CODEGEN=never keeps the
  * closures, =auto the gateway's tiering; it is read here, at run time, as the start-up snapshot
  * would otherwise keep the value it had when the blob was built.
