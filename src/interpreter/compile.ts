@@ -874,15 +874,18 @@ class Compiler implements ClosureCompiler {
     switch (a.kind) {
       case "global": {
         // Every frame of one execution shares its Globals: the cell is looked up once per execution.
+        // So is the built-in of that name (`len`, `range`), while no global of the name is bound.
         let owner = -1;
         let cell: Cell = new Cell(UNBOUND);
+        let builtin: Value | undefined;
         return (f) => {
           if (owner !== f.globals.id) {
             owner = f.globals.id;
             cell = f.globals.cell(id);
+            builtin = undefined;
           }
           const v = cell.v;
-          return v !== UNBOUND ? v : f.rt.builtin(id);
+          return v !== UNBOUND ? v : (builtin ??= f.rt.builtin(id));
         };
       }
       case "local": {
