@@ -5,19 +5,19 @@
 // The code generator (codegen.ts) emits the text into its units; the closure tier (closure-ops.ts)
 // compiles it, once per operator, into the closures it runs. So the two tiers run the same code.
 //
-// The text may name, besides its operands: `rt` (the runtime), PyFloat, PyDict, PyList, PyTuple
+// The text may name, besides its operands: `rt` (the runtime), PyFloat, PyDict, PyList, PySet, PyTuple,
 // entrySize and storedSize (FAST_PATH_SCOPE). Where a shortcut answers, it answers exactly as the general
 // operation does: test/interpreter/fast-paths.test.ts checks every entry, in both tiers' forms,
 // against ops.ts on many operand pairs.
 import type { BinaryOp, CompareOp } from "./ops.js";
 import { entrySize, storedSize } from "./sizes.js";
-import { MAX_OWN_KEY, PyDict, PyFloat, PyList, PyTuple } from "./values.js";
+import { MAX_OWN_KEY, PyDict, PyFloat, PyList, PySet, PyTuple } from "./values.js";
 
 /** One shortcut: the text that assigns `t` from its operands (JavaScript expressions, evaluated more than once). */
 export type FastPath = (t: string, ...operands: string[]) => string;
 
 /** What the text of a fast path may name, besides `rt` and its operands. */
-export const FAST_PATH_SCOPE = { PyFloat, PyDict, PyList, PyTuple, entrySize, storedSize };
+export const FAST_PATH_SCOPE = { PyFloat, PyDict, PyList, PySet, PyTuple, entrySize, storedSize };
 
 // ------------------------------------------------------------------ operands
 
@@ -68,8 +68,9 @@ const ordering = (op: CompareOp): FastPath => (t, a, b) => `if (${ints(a, b)}) $
 /** Two ints, or two strs, are equal exactly when they are the same JS value. */
 const equality = (op: "===" | "!=="): FastPath => (t, a, b) => `if ((typeof ${a} === "number" || typeof ${a} === "string") && typeof ${b} === typeof ${a}) ${t} = ${a} ${op} ${b};`;
 
-/** A str in a dict: the map itself, as contains() looks it up. */
-const membership = (negate: boolean): FastPath => (t, a, b) => `if (${b} instanceof PyDict && ${ownKey(a, false)}) ${t} = ${negate ? "!" : ""}(${b}).map.has(${a});`;
+/** A str or an int in a dict or a set: the map itself, as contains() looks it up. */
+const membership = (negate: boolean): FastPath => (t, a, b) =>
+  `if ((${b} instanceof PyDict || ${b} instanceof PySet) && ${ownKey(a, true)}) ${t} = ${negate ? "!" : ""}(${b}).map.has(${a});`;
 
 /** The comparisons with a fast path. */
 export type FastCompareOp = CompareOp | "==" | "!=" | "in" | "not in";
@@ -120,7 +121,7 @@ export const SET_ITEM_FAST_PATH: FastPath = (t, c, k, v) =>
 export function methodFastPath(t: string, o: string, name: string, args: string[]): string {
   if (name === "get" && (args.length === 1 || args.length === 2)) {
     const k = args[0]!;
-    return `if (${o} instanceof PyDict && ${ownKey(k, false)}) { ${t} = ${o}.map.get(${k}); if (${t} === undefined) ${t} = ${args[1] ?? "null"}; } else `;
+    return `if (${o} instanceof PyDict && ${ownKey(k, true)}) { ${t} = ${o}.map.get(${k}); if (${t} === undefined) ${t} = ${args[1] ?? "null"}; } else `;
   }
   if (name === "append" && args.length === 1) return `if (${o} instanceof PyList) { rt.budget.alloc(storedSize(${args[0]})); ${o}.items.push(${args[0]}); ${t} = null; } else `;
   return "";

@@ -12,7 +12,7 @@ import { cpAt, cpChars, cpIterate, cpLength, cpSlice, isSimple, sliceIndices } f
 import {
   EMPTY_TUPLE,
   hashKey,
-  isOwnKey,
+  isOwnHashKey,
   MAX_OWN_KEY,
   takeKeyWork,
   normInt,
@@ -892,8 +892,8 @@ export function contains(container: Value, item: Value, budget: Budget): boolean
     return container.includes(item);
   }
   if (container instanceof PyDict || container instanceof PySet) {
-    // A str not starting with NUL is its own HashKey (hashKey in values.ts).
-    return container.map.has(typeof item === "string" && isOwnKey(item) ? item : hashOf(item, budget));
+    // A str not starting with NUL, and an int that is a JS number, is its own HashKey (hashKey in values.ts).
+    return container.map.has(isOwnHashKey(item) ? item : hashOf(item, budget));
   }
   if (container instanceof PyList || container instanceof PyTuple) {
     const items = container.items;
@@ -1003,8 +1003,7 @@ function sliceItems(items: readonly Value[], s: SliceValue, budget: Budget): Val
 export function getItem(container: Value, key: Value, budget: Budget): Value {
   // Small enough for V8 to inline at its call sites: a str key of a dict, an index in range.
   if (container instanceof PyDict) {
-    if (typeof key === "string" && isOwnKey(key)) {
-      // A str not starting with NUL is its own HashKey (hashKey in values.ts).
+    if (isOwnHashKey(key)) {
       const v = container.map.get(key);
       if (v !== undefined) return v;
     }
@@ -1082,8 +1081,8 @@ function getItemInGeneral(container: Value, key: Value, budget: Budget): Value {
 export function setItem(container: Value, key: Value, value: Value, budget: Budget): void {
   // Small enough for V8 to inline at its call sites: a str key of a dict, an index in range.
   if (container instanceof PyDict) {
-    if (typeof key === "string" && isOwnKey(key)) {
-      // Its own HashKey, with no original spelling to keep.
+    if (isOwnHashKey(key)) {
+      // Its own HashKey: an equal key already there (True for 1) keeps its spelling, as set() keeps it.
       const m = container.map;
       if (!m.has(key)) budget.alloc(entrySize(key, value));
       m.set(key, value);

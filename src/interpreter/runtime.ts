@@ -778,9 +778,19 @@ function bindArguments(fn: PyFunction, frame: Frame, args: Value[], kwargs: Kwar
     }
     return;
   }
-  const name = code.name;
   const params = code.params;
   const nPositional = code.kwonlyStart;
+  // `price(item)` of `def price(item, discount=0.0)`: the positional arguments, then defaults.
+  if (kwargs === null && !code.vararg && !code.kwarg && nPositional === params.length && args.length < nPositional && args.length >= nPositional - fn.defaults.length) {
+    const firstDefault = nPositional - fn.defaults.length;
+    for (let i = 0; i < nPositional; i++) {
+      const p = params[i]!;
+      const v = i < args.length ? args[i]! : fn.defaults[i - firstDefault]!;
+      frame.slots[p.slot] = p.cell ? new Cell(v) : v;
+    }
+    return;
+  }
+  const name = code.name;
   const set = (p: { slot: number; cell: boolean }, v: Value) => {
     frame.slots[p.slot] = p.cell ? new Cell(v) : v;
   };

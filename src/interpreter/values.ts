@@ -125,6 +125,14 @@ export function isOwnKey(s: string): boolean {
   return s.length <= MAX_OWN_KEY && s.charCodeAt(0) !== 0;
 }
 
+/**
+ * Whether `v` is its own HashKey, so that a dict or set looks it up without hashKey (which
+ * charges nothing for it): a str isOwnKey accepts, or an int that is a JS number.
+ */
+export function isOwnHashKey(v: Value): v is string | number {
+  return typeof v === "string" ? isOwnKey(v) : typeof v === "number";
+}
+
 /** The keys of the long strings hashed last (a loop looks the same one up again and again). */
 const LONG_STRINGS: [string, string][] = [];
 

@@ -21,7 +21,7 @@ import type { Expr, Frame } from "../../src/interpreter/frame.js";
 import { binary, type BinaryOp, cmp, compare, equals, getItem, setItem, unary } from "../../src/interpreter/ops.js";
 import { isIn, isNotIn } from "../../src/interpreter/stepping.js";
 import { floatRepr } from "../../src/interpreter/repr.js";
-import { PyDict, PyFloat, PyList, PyTuple, type Value } from "../../src/interpreter/values.js";
+import { PyDict, PyFloat, PyList, PySet, PyTuple, type Value } from "../../src/interpreter/values.js";
 import { testContext } from "./native-context.js";
 
 /** Runs `source` under python3 and returns the JSON it prints. */
@@ -457,7 +457,10 @@ describe("the fast-path table, in both tiers' forms", () => {
   const dict = new PyDict();
   dict.set("a", 1);
   dict.set(2, "two");
-  const withDicts = [...PAIRS, ...OPERANDS.map((a) => [a, dict])];
+  dict.set(true, "true");
+  const set = new PySet();
+  for (const v of ["a", 2, 2 ** 53 - 1, new PyFloat(3), "\u0000a"] as Value[]) set.add(v);
+  const withDicts = [...PAIRS, ...OPERANDS.map((a) => [a, dict]), ...OPERANDS.map((a) => [a, set])];
   for (const [op, path] of Object.entries(COMPARE_FAST_PATHS)) {
     it(`\`a ${op} b\` answers as the general comparison wherever it answers`, () => {
       const general = (budget: Budget, [a, b]: Value[]) => GENERAL_COMPARE[op]!(budget, a!, b!);

@@ -1,5 +1,5 @@
-// Differential tests of the fast paths of the core operations: dict items under str keys
-// (getItem, setItem, `in`, dict literals), list and tuple indexing by int, str + str, str(int),
+// Differential tests of the fast paths of the core operations: dict items under str and int keys
+// (getItem, setItem, `in` of dicts and sets, dict.get, dict literals), list and tuple indexing by int, str + str, str(int),
 // chr(), range(), isinstance() with one type, enumerate's counter, sorting rows of ints and strs.
 // Random programs mix the fast cases with the ones beside them (NUL-prefixed strs, 1 == 1.0 ==
 // True keys, negative and out-of-range indices, big ints, surrogates); all go to ONE python3
@@ -125,6 +125,8 @@ const CHARGED: [string, [number, number]][] = [
   [`ts = [(i % 10, -i) for i in range(400)]\nRESULT = sum(t[0] + t[1] + t[-1] for t in ts) + sum(i for i, _ in enumerate(ts, 5))`, [3205, 41600]],
   [`rows = [(w * (i % 3 + 1), i % 5, str(i)) for i in range(300) for w in ("a", "b" * 70)]\nrows.sort(key=lambda r: r[:2])\nRESULT = [sorted(rows)[:3], sorted(rows, reverse=True)[:3]]`, [51841, 185328]],
   [`rs = [{"id": i, "name": f"u{i}", "tags": ["a"] * (i % 3)} for i in range(300)]\nRESULT = sum(r["id"] for r in rs if r["tags"])`, [1894, 153600]],
+  // Int keys of a dict and a set (getItem, setItem, `in`, dict.get), a True key among them.
+  [`dist = {0: 0, True: "t"}\nseen = set()\nq = [0]\nh = 0\nc = 0\nwhile h < len(q):\n    n = q[h]\n    h += 1\n    for m in ((n * 3 + 1) % 50, (n * 7 + 2) % 50, 2**60 + n % 3):\n        if m not in dist:\n            dist[m] = dist[n] + 1 if n != 1 else 1\n            q.append(m)\n        seen.add(m)\n        g = dist.get(m, -1)\n        c += (m in seen) + (n in dist) + (0 if isinstance(g, str) else g)\ndist[1] = "one"\nRESULT = [len(dist), sum(v for v in dist.values() if isinstance(v, int)), c, repr(dist)[:40]]`, [1478, 8624]],
 ];
 
 describe("the fast paths charge the budget as before", () => {

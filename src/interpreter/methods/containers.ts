@@ -8,7 +8,7 @@ import { compare, equals, hashOf, storedSize } from "../ops.js";
 import { entrySize, MAP_ENTRY, SLOT } from "../sizes.js";
 import { repr } from "../repr.js";
 import { sliceIndices } from "../strings.js";
-import { isOwnKey, PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
+import { isOwnHashKey, PyDict, PyList, PyRange, PySet, PyTuple, typeName, type Value } from "../values.js";
 
 // ------------------------------------------------------------------ sorting
 
@@ -593,8 +593,7 @@ export const DICT_METHODS: Record<string, NativeMethod<PyDict>> = {
     noKwargs("dict.get", kwargs);
     arity("get", args, 1, 2);
     const key = args[0]!;
-    // A str not starting with NUL is its own HashKey (hashKey in values.ts).
-    const v = self.map.get(typeof key === "string" && isOwnKey(key) ? key : hashOf(key, ctx.budget));
+    const v = self.map.get(isOwnHashKey(key) ? key : hashOf(key, ctx.budget));
     return v === undefined ? (args[1] ?? null) : v;
   },
   setdefault(ctx, self, args, kwargs) {
