@@ -1021,25 +1021,15 @@ class Compiler implements ClosureCompiler {
     // names, with unpackItems' step per item (storing a name cannot change the list).
     const count = elts.length;
     const slots = elts.map((e) => this.plainSlot(e, scope));
-    if (slots.every((s) => s !== null)) {
-      if (count === 2) {
-        const [s0, s1] = slots as [number, number];
-        return (f, v) => {
-          if ((v instanceof PyTuple || v instanceof PyList) && v.items.length === 2) {
-            f.rt.budget.step(2);
-            const items = v.items;
-            f.slots[s0] = items[0]!;
-            f.slots[s1] = items[1]!;
-            return;
-          }
-          return general(f, v);
-        };
-      }
+    // The commonest, two local names, writes the slots itself; the others go through their stores.
+    if (count === 2 && slots.every((s) => s !== null)) {
+      const [s0, s1] = slots as [number, number];
       return (f, v) => {
-        if ((v instanceof PyTuple || v instanceof PyList) && v.items.length === count) {
-          f.rt.budget.step(count);
+        if ((v instanceof PyTuple || v instanceof PyList) && v.items.length === 2) {
+          f.rt.budget.step(2);
           const items = v.items;
-          for (let i = 0; i < count; i++) f.slots[slots[i]!] = items[i]!;
+          f.slots[s0] = items[0]!;
+          f.slots[s1] = items[1]!;
           return;
         }
         return general(f, v);

@@ -106,3 +106,20 @@ export async function expectResultAsCPython(source: string): Promise<void> {
   expect(theirs!.error).toBeNull();
   expect(mine.result).toEqual(JSON.parse(theirs!.result));
 }
+
+/**
+ * The programs whose output (or `Type: message` of their error) differs between the sandbox and
+ * CPython, each with both outputs; empty when all agree.
+ */
+export async function outputDifferences(programs: readonly string[]): Promise<string[]> {
+  const theirs = cpython([...programs]);
+  const differences: string[] = [];
+  for (let i = 0; i < programs.length; i++) {
+    const ours = await execute(programs[i]!);
+    const expected = theirs[i]!;
+    const got = ours.error ? `${ours.error.type}: ${ours.error.message}` : ours.stdout;
+    const want = expected.error ? `${expected.error.type}: ${expected.error.message}` : expected.stdout;
+    if (got !== want) differences.push(`${programs[i]}\n--- ours\n${got}\n--- CPython\n${want}`);
+  }
+  return differences;
+}
