@@ -48,7 +48,8 @@ async function sink(): Promise<{ base: string; bytes: () => number; close(): Pro
 }
 
 function startChild(mode: Mode, otlp: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [GATEWAY, mode === "off again" ? "off" : mode, otlp], { stdio: ["pipe", "pipe", "inherit"] });
+  // With the real gateway's heap setting (the flag src/cli/gateway.ts starts with).
+  const child = spawn(process.execPath, ["--max-semi-space-size=32", GATEWAY, mode === "off again" ? "off" : mode, otlp], { stdio: ["pipe", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
     child.on("exit", (code) => reject(new Error(`the ${mode} gateway exited with ${code}`)));
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
       `(${(metricsText.length / 1024).toFixed(1)} KB of text) took ${ms(scrapeMs)}.`,
     "",
     `Method: four gateways as bench:latency's (harness.ts: \`edge\`, a stdio process of test/fixtures/edge-server.js), each in ` +
-      "its own process (telemetry-gateway.ts), so that tracing's process-wide context manager cannot slow the others; the client " +
+      "its own process (telemetry-gateway.ts, started with --max-semi-space-size=32 as the real gateway is), so that tracing's process-wide context manager cannot slow the others; the client " +
       `is this process (Node's fetch, keep-alive), which also hosts the OTLP receiver. ${WARMUP} warm-up rounds, then ${ROUNDS} ` +
       "rounds in which every script runs once on each gateway in turn (the order turning each round). The machine is shared (2 cores, other jobs running): read " +
       "medians and ratios, not absolute times.",

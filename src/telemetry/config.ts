@@ -5,10 +5,21 @@ import type { TelemetrySection } from "../gateway/config-file.js";
 
 export type OtlpProtocol = "http/json" | "http/protobuf";
 
+/** OTEL_TRACES_SAMPLER's values that the OpenTelemetry JS SDK has samplers for. */
+export const SAMPLERS = ["parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio", "always_on", "always_off", "traceidratio"] as const;
+export type SamplerName = (typeof SAMPLERS)[number];
+
+export interface SamplerSettings {
+  name: SamplerName;
+  /** The share of traces kept by a `traceidratio` sampler (OTEL_TRACES_SAMPLER_ARG, 0..1; 1 when unset). */
+  ratio: number;
+}
+
 export interface TracesSettings {
   /** The full URL spans are POSTed to (…/v1/traces). */
   url: string;
   protocol: OtlpProtocol;
+  sampler: SamplerSettings;
 }
 
 export interface TelemetrySettings {
@@ -39,6 +50,22 @@ function tracesUrl(base: string): string {
 }
 
 /**
+ * OTEL_TRACES_SAMPLER and _ARG as the specification defines them (parentbased_always_on when
+ * unset). A value the SDK would take as the default after a diagnostic nobody reads is refused.
+ */
+function samplerOf(env: NodeJS.ProcessEnv): SamplerSettings {
+  const name = (set(env, "OTEL_TRACES_SAMPLER") ?? "parentbased_always_on").toLowerCase();
+  if (!SAMPLERS.includes(name as SamplerName)) {
+    throw new TelemetryConfigError(`OTEL_TRACES_SAMPLER: ${JSON.stringify(name)} is not supported; use one of ${SAMPLERS.join(", ")}`);
+  }
+  const arg = set(env, "OTEL_TRACES_SAMPLER_ARG");
+  if (!name.endsWith("traceidratio") || arg === undefined) return { name: name as SamplerName, ratio: 1 };
+  const ratio = Number(arg);
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) throw new TelemetryConfigError(`OTEL_TRACES_SAMPLER_ARG: ${JSON.stringify(arg)} is not a ratio between 0 and 1`);
+  return { name: name as SamplerName, ratio };
+}
+
+/**
  * The settings in force, or null when telemetry is off. The OTEL_* variables win over config.json
  * (an operator overrides a deployment's file without editing it). Traces are on when an endpoint
  * is known (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT or
@@ -60,7 +87,7 @@ export function resolveTelemetry(section: TelemetrySection | undefined, env: Nod
   if (url !== undefined && !/^https?:\/\//.test(url)) throw new TelemetryConfigError(`the OTLP endpoint must be an http(s) URL, not ${JSON.stringify(url)}`);
   return {
     serviceName: set(env, "OTEL_SERVICE_NAME") ?? section?.service_name ?? DEFAULT_SERVICE_NAME,
-    traces: url === undefined || exporterOff ? null : { url, protocol: protocolText as OtlpProtocol },
+    traces: url === undefined || exporterOff ? null : { url, protocol: protocolText as OtlpProtocol, sampler: samplerOf(env) },
     metrics: section?.metrics ?? true,
     recordPayloads: section?.record_payloads ?? false,
   };

@@ -4,28 +4,24 @@
 // its span. No async context carries the span: the request's `traceparent` header is rewritten to
 // name it, and the faces pass that on by hand (upstream/trace-context.ts), so that the executions
 // and agent rounds it causes are parented under it and the upstream servers it reaches get it.
-import { propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+// Only the span's ids and sampling are chosen as the request comes in; the span is made once the
+// answer is out (Tracing.endRequest), off the request's path.
+import type { Attributes } from "@opentelemetry/api";
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { traceContextOf } from "../upstream/trace-context.js";
 import type { GatewayMetrics } from "./metrics.js";
-import type { Tracing } from "./tracing.js";
+import type { RequestEnd, RequestSpan, Tracing } from "./tracing.js";
 
 export const METRICS_ROUTE = "/metrics";
 
 /** Sets a header of the incoming request in both of Node's views of it (the MCP SDK reads `rawHeaders`). */
-const headerSetter = {
-  set: (carrier: IncomingMessage, key: string, value: string) => {
-    carrier.headers[key] = value;
-    const raw = carrier.rawHeaders;
-    for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === key) raw.splice(i, 2);
-    raw.push(key, value);
-  },
-};
-
-const headerGetter = {
-  keys: (carrier: FastifyRequest["headers"]) => Object.keys(carrier),
-  get: (carrier: FastifyRequest["headers"], key: string) => carrier[key],
-};
+function setHeader(carrier: IncomingMessage, key: string, value: string): void {
+  carrier.headers[key] = value;
+  const raw = carrier.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === key) raw.splice(i, 2);
+  raw.push(key, value);
+}
 
 /** The JSON-RPC method of an MCP request (`tools/call`…), when the body is one request. */
 function mcpMethod(body: unknown): string | undefined {
@@ -35,14 +31,23 @@ function mcpMethod(body: unknown): string | undefined {
 }
 
 /**
- * Names an MCP request's span by its JSON-RPC method (read from the body as the span ends: a hook
- * of its own on every request cost more than the naming).
+ * A request's span as it ends with `status` (none: the caller went away first): named by its
+ * route, and an MCP request by its JSON-RPC method, read from the body then (a hook of its own on
+ * every request cost more than the naming).
  */
-function named(span: Span, request: FastifyRequest): void {
-  const method = request.routeOptions.url === "/mcp" ? mcpMethod(request.body) : undefined;
-  if (method === undefined) return;
-  span.setAttribute("mcp.method.name", method);
-  span.updateName(`${request.method} /mcp ${method}`);
+function ending(request: FastifyRequest, status: number | null): RequestEnd {
+  const path = request.url.split("?")[0]!;
+  const route = request.routeOptions.url;
+  const attributes: Attributes = { "http.request.method": request.method, "url.path": path, ...(route ? { "http.route": route } : {}) };
+  let name = `${request.method} ${route ?? path}`;
+  const method = route === "/mcp" ? mcpMethod(request.body) : undefined;
+  if (method !== undefined) {
+    attributes["mcp.method.name"] = method;
+    name = `${request.method} /mcp ${method}`;
+  }
+  if (status === null) return { name, attributes, error: "the client went away before the answer" };
+  attributes["http.response.status_code"] = status;
+  return status >= 500 ? { name, attributes, error: true } : { name, attributes };
 }
 
 export function instrumentServer(app: FastifyInstance, tracing: Tracing | null, metrics: GatewayMetrics | null): void {
@@ -56,36 +61,27 @@ export function instrumentServer(app: FastifyInstance, tracing: Tracing | null, 
 }
 
 function traceRequests(app: FastifyInstance, tracing: Tracing): void {
-  const spans = new WeakMap<FastifyRequest, Span>();
+  const begun = new WeakMap<FastifyRequest, RequestSpan>();
+  const end = (request: FastifyRequest, status: number | null) => {
+    const span = begun.get(request);
+    if (span === undefined) return;
+    begun.delete(request);
+    tracing.endRequest(span, performance.now(), () => ending(request, status));
+  };
   app.addHook("onRequest", (request, reply, done) => {
     if (request.url === METRICS_ROUTE) return done();
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers, headerGetter);
-    const path = request.url.split("?")[0]!;
-    const route = request.routeOptions.url;
-    const attributes = { "http.request.method": request.method, "url.path": path, ...(route ? { "http.route": route } : {}) };
-    const span = tracing.tracer.startSpan(`${request.method} ${route ?? path}`, { kind: SpanKind.SERVER, startTime: tracing.wallClock(performance.now()), attributes }, parent);
+    const span = tracing.beginRequest(traceContextOf(request.headers));
     // From here on the request's context is its span's: what the faces read and pass on.
-    propagation.inject(trace.setSpan(parent, span), request.raw, headerSetter);
-    spans.set(request, span);
+    setHeader(request.raw, "traceparent", span.context.traceparent);
+    begun.set(request, span);
     // A caller that goes away before the answer: no onResponse comes, the span ends here.
     reply.raw.once("close", () => {
-      if (reply.raw.writableFinished || !spans.has(request)) return;
-      spans.delete(request);
-      named(span, request);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: "the client went away before the answer" });
-      span.end(tracing.wallClock(performance.now()));
+      if (!reply.raw.writableFinished) end(request, null);
     });
     done();
   });
   app.addHook("onResponse", (request, reply, done) => {
-    const span = spans.get(request);
-    if (span !== undefined) {
-      named(span, request);
-      span.setAttribute("http.response.status_code", reply.statusCode);
-      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end(tracing.wallClock(performance.now()));
-      spans.delete(request);
-    }
+    end(request, reply.statusCode);
     done();
   });
 }

@@ -5,18 +5,39 @@
 // cost to the script. The parent is the trace context the event carries (the HTTP request's
 // span, see http-plugin.ts, which continues a caller's `traceparent`). No context manager is
 // registered: over AsyncLocalStorage it would hook every promise of the process.
-import { type Attributes, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  type Context,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  SamplingDecision,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
-import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  ParentBasedSampler,
+  type Sampler,
+  TraceIdRatioBasedSampler,
+} from "@opentelemetry/sdk-trace-node";
 import type { AgentRoundEvent } from "../agent/loop.js";
 import type { ExecutionEvent } from "../gateway/exec-log.js";
 import type { Gateway } from "../gateway/gateway.js";
 import type { TraceContext } from "../upstream/trace-context.js";
-import type { TelemetrySettings, TracesSettings } from "./config.js";
+import type { SamplerSettings, TelemetrySettings, TracesSettings } from "./config.js";
 import { executionOutcome, toolCallErrorType, toolCallOutcome } from "./outcomes.js";
+import { ChosenIds } from "./request-ids.js";
 
 /** A payload put on a span (only with record_payloads) is cut to this many characters. */
 const MAX_PAYLOAD_CHARS = 8192;
@@ -40,6 +61,36 @@ function json(value: unknown): string {
  */
 let registered = false;
 
+/** The SDK's sampler for OTEL_TRACES_SAMPLER's value (config.ts has read and checked it). */
+function samplerFor({ name, ratio }: SamplerSettings): Sampler {
+  const root = name.endsWith("always_off") ? new AlwaysOffSampler() : name.endsWith("traceidratio") ? new TraceIdRatioBasedSampler(ratio) : new AlwaysOnSampler();
+  return name.startsWith("parentbased_") ? new ParentBasedSampler({ root }) : root;
+}
+
+/**
+ * An HTTP request's span from its start (Tracing.beginRequest) to its making once the answer is
+ * out (endRequest): its ids, drawn at once, and whether it is sampled, decided at once.
+ */
+export interface RequestSpan {
+  /** performance.now() when the request came in. */
+  readonly started: number;
+  /** The caller's trace context, when it sent a valid one. */
+  readonly parent: TraceContext | undefined;
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly sampled: boolean;
+  /** The context of the request's own span: what its work passes on (a caller's tracestate kept). */
+  readonly context: TraceContext;
+}
+
+/** How a request's span ends, read once its answer is out. */
+export interface RequestEnd {
+  name: string;
+  attributes: Attributes;
+  /** An error status's message, or true for one without a message; none for a request that went well. */
+  error?: string | true;
+}
+
 /** The context a span continues: the event's trace context, or none (a new trace). */
 function parentOf(carrier: TraceContext | undefined): Context {
   return carrier === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, carrier);
@@ -56,16 +107,22 @@ export class Tracing {
   private readonly clockOffset = Date.now() - performance.now();
   /** Resolves once the spans deferred so far are made (later()). */
   private deferred: Promise<void> = Promise.resolve();
+  private readonly ids = new ChosenIds();
+  /** The provider's sampler too: a request's span is sampled as it begins, before the SDK makes it. */
+  private readonly sampler: Sampler;
 
   constructor(
     private readonly settings: TelemetrySettings,
     traces: TracesSettings,
   ) {
     const exporter = traces.protocol === "http/json" ? new JsonExporter({ url: traces.url }) : new ProtobufExporter({ url: traces.url });
-    // The sampler (OTEL_TRACES_SAMPLER, _ARG) and the batch's sizes and delays (OTEL_BSP_*) come from the environment.
+    this.sampler = samplerFor(traces.sampler);
+    // The batch's sizes and delays (OTEL_BSP_*) come from the environment.
     this.provider = new NodeTracerProvider({
       resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
       spanProcessors: [new BatchSpanProcessor(exporter)],
+      sampler: this.sampler,
+      idGenerator: this.ids,
     });
     if (!registered) {
       this.provider.register({ contextManager: null });
@@ -96,6 +153,37 @@ export class Tracing {
       gateway.off("execution", onExecution);
       gateway.off("agent-round", onRound);
     };
+  }
+
+  /**
+   * A request coming in, continuing `incoming` (a caller's context, when it sent one): its span's
+   * ids and sampling, decided now, as the SDK would decide them (the same sampler, given the same
+   * parent and trace id); the span itself is made by endRequest.
+   */
+  beginRequest(incoming: TraceContext | undefined): RequestSpan {
+    const started = performance.now();
+    const parentContext = parentOf(incoming);
+    const parentSpan = trace.getSpanContext(parentContext);
+    const parent = parentSpan !== undefined && isSpanContextValid(parentSpan) ? incoming : undefined;
+    const drawn = this.ids.draw();
+    const traceId = parent !== undefined ? parentSpan!.traceId : drawn.traceId;
+    const { decision } = this.sampler.shouldSample(parentContext, traceId, "", SpanKind.SERVER, {}, []);
+    const sampled = decision === SamplingDecision.RECORD_AND_SAMPLED;
+    const traceparent = `00-${traceId}-${drawn.spanId}-${sampled ? "01" : "00"}`;
+    const context = parent?.tracestate === undefined ? { traceparent } : { traceparent, tracestate: parent.tracestate };
+    return { started, parent, traceId, spanId: drawn.spanId, sampled, context };
+  }
+
+  /** Makes the span of `request`, which ended at `ended` (performance.now()), once this turn's answers are out. */
+  endRequest(request: RequestSpan, ended: number, describe: () => RequestEnd): void {
+    if (!request.sampled) return;
+    this.later(() => {
+      const { name, attributes, error } = describe();
+      const options = { kind: SpanKind.SERVER, startTime: this.wallClock(request.started), attributes };
+      const span = this.ids.as(request.spanId, request.traceId, () => this.tracer.startSpan(name, options, parentOf(request.parent)));
+      if (error !== undefined) span.setStatus(error === true ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: error });
+      span.end(this.wallClock(ended));
+    });
   }
 
   /** The span of one execution that ended at `ended` (performance.now()), and its tool calls' spans. */

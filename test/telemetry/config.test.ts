@@ -13,7 +13,7 @@ describe("resolveTelemetry", () => {
   it("turns traces and metrics on from OTEL_EXPORTER_OTLP_ENDPOINT alone, adding /v1/traces", () => {
     expect(resolveTelemetry(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318/", OTEL_SERVICE_NAME: "edge-gw" })).toEqual({
       serviceName: "edge-gw",
-      traces: { url: "http://127.0.0.1:4318/v1/traces", protocol: "http/protobuf" },
+      traces: { url: "http://127.0.0.1:4318/v1/traces", protocol: "http/protobuf", sampler: { name: "parentbased_always_on", ratio: 1 } },
       metrics: true,
       recordPayloads: false,
     });
@@ -21,7 +21,11 @@ describe("resolveTelemetry", () => {
 
   it("takes the signal's own endpoint as it is, and the protocol from the environment over config.json", () => {
     const env = { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/custom", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" };
-    expect(resolveTelemetry({ endpoint: "http://other:4318", protocol: "http/protobuf" }, env)?.traces).toEqual({ url: "http://collector:4318/custom", protocol: "http/json" });
+    expect(resolveTelemetry({ endpoint: "http://other:4318", protocol: "http/protobuf" }, env)?.traces).toEqual({
+      url: "http://collector:4318/custom",
+      protocol: "http/json",
+      sampler: { name: "parentbased_always_on", ratio: 1 },
+    });
   });
 
   it("serves metrics without traces for a section without an endpoint", () => {
@@ -32,6 +36,17 @@ describe("resolveTelemetry", () => {
     expect(resolveTelemetry({ endpoint: "http://c:4318" }, { OTEL_SDK_DISABLED: "true" })).toBeNull();
     expect(resolveTelemetry({ endpoint: "http://c:4318" }, { OTEL_TRACES_EXPORTER: "none" })?.traces).toBeNull();
     expect(resolveTelemetry({ endpoint: "http://c:4318", metrics: false }, {})?.metrics).toBe(false);
+  });
+
+  it("reads the sampler and its ratio, and refuses one the SDK has no sampler for", () => {
+    const on = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" };
+    expect(resolveTelemetry(undefined, { ...on, OTEL_TRACES_SAMPLER: "always_off" })?.traces?.sampler).toEqual({ name: "always_off", ratio: 1 });
+    expect(resolveTelemetry(undefined, { ...on, OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.25" })?.traces?.sampler).toEqual({
+      name: "parentbased_traceidratio",
+      ratio: 0.25,
+    });
+    expect(() => resolveTelemetry(undefined, { ...on, OTEL_TRACES_SAMPLER: "jaeger_remote" })).toThrow(/OTEL_TRACES_SAMPLER: "jaeger_remote" is not supported; use one of parentbased_always_on, /);
+    expect(() => resolveTelemetry(undefined, { ...on, OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "1.5" })).toThrow(/OTEL_TRACES_SAMPLER_ARG: "1.5" is not a ratio between 0 and 1/);
   });
 
   it("refuses grpc, naming the variable and what works", () => {

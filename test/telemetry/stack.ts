@@ -32,6 +32,8 @@ export interface StackOptions {
   adminToken?: string;
   /** Agent mode's providers (a scripted one, test/fixtures/scripted-provider.ts). */
   providers?: ProviderConfig[];
+  /** OTEL_* variables to resolve the settings with (none by default: the section alone decides). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -47,8 +49,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (gateway.manager.get(name)?.state !== "connected") throw new Error(`${name} did not connect: ${gateway.manager.get(name)?.lastError}`);
   }
   const section: TelemetrySection = { ...options.section, ...(receiver ? { endpoint: receiver.url.replace(/\/v1\/traces$/, "") } : {}) };
-  // No OTEL_* variables: the section alone decides.
-  const settings = resolveTelemetry(section, {})!;
+  const settings = resolveTelemetry(section, options.env ?? {})!;
   const telemetry = startTelemetry(gateway, settings);
   const app = buildServer(gateway, { instrument: telemetry.instrument, providers: options.providers ?? [], ...(options.adminToken ? { adminToken: options.adminToken } : {}) });
   await app.listen({ host: "127.0.0.1", port: 0 });
