@@ -3,8 +3,9 @@
 // - Load: autocannon (50 connections) against POST /v1/mcp/tool/execute of the real gateway
 //   process (dist/src/cli/gateway.js, its SQLite store and execution log included), once with a
 //   script that makes no tool call and once with a script that makes one, to the edge-server
-//   fixture over stdio; then the same without the store, and the CLI again with telemetry on
-//   (traces exported over OTLP, metrics). Requests per second, latency p50/p99, errors.
+//   fixture over stdio; then the same without the store. Requests per second, latency p50/p99,
+//   errors. Then telemetry's cost under that load: three CLI gateways side by side (off, traces
+//   of every request plus metrics, traces of 10 % of requests plus metrics), in turns, medians.
 // - Fairness: the event-loop delay (perf_hooks.monitorEventLoopDelay) of a gateway in this process
 //   while up to 20 CPU-heavy scripts run at once, next to the same gateway idle.
 // - Memory: the heap growth while 1,000 executions are blocked in a tool call at once (the
@@ -99,37 +100,93 @@ async function otlpSink(): Promise<{ url: string; close(): Promise<void> }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/** The CLI gateway with traces (OTLP/HTTP protobuf to `otlp`) and metrics, as an operator turns them on. */
-const tracedEnv = (otlp: string): NodeJS.ProcessEnv => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_SERVICE_NAME: "bench-load" });
+const SCRIPTS: [string, string][] = [
+  ["script, 0 tool calls", "RESULT = 1 + 1"],
+  ["script, 1 tool call", "RESULT = edge.add(a=1, b=2)"],
+];
 
-async function load(store: boolean, env?: NodeJS.ProcessEnv): Promise<LoadRow[]> {
+/** `code` under CONNECTIONS connections for `seconds` (after WARMUP seconds not reported). */
+async function loadOf(url: string, code: string, seconds: number): Promise<AutocannonResult> {
+  if (!(await postToolCall(url, "executeToolCode", { code })).includes("Execution completed successfully.")) {
+    throw new Error(`the script failed: ${code}`);
+  }
+  const options = {
+    url: `${url}/v1/mcp/tool/execute`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: toolCallBody("executeToolCode", { code }),
+    connections: CONNECTIONS,
+  };
+  await autocannon({ ...options, duration: WARMUP });
+  return autocannon({ ...options, duration: seconds });
+}
+
+async function load(store: boolean): Promise<LoadRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "cmg-bench-load-"));
-  const { child, url } = await startGatewayProcess(dir, store, env);
-  const where = env ? "CLI, SQLite log, traces + metrics" : store ? "CLI, SQLite log" : "no store";
+  const { child, url } = await startGatewayProcess(dir, store);
+  const where = store ? "CLI, SQLite log" : "no store";
   try {
-    const scripts: [string, string][] = [
-      [`${where}: script, 0 tool calls`, "RESULT = 1 + 1"],
-      [`${where}: script, 1 tool call`, "RESULT = edge.add(a=1, b=2)"],
-    ];
     const rows: LoadRow[] = [];
-    for (const [label, code] of scripts) {
-      if (!(await postToolCall(url, "executeToolCode", { code })).includes("Execution completed successfully.")) {
-        throw new Error(`the script failed: ${code}`);
-      }
-      const options = {
-        url: `${url}/v1/mcp/tool/execute`,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: toolCallBody("executeToolCode", { code }),
-        connections: CONNECTIONS,
-      };
-      await autocannon({ ...options, duration: WARMUP }); // seconds, not reported
-      rows.push({ label, result: await autocannon({ ...options, duration: LOAD_SECONDS }) });
-    }
+    for (const [label, code] of SCRIPTS) rows.push({ label: `${where}: ${label}`, result: await loadOf(url, code, LOAD_SECONDS) });
     return rows;
   } finally {
     await stopProcess(child);
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------ telemetry under load
+
+const TELEMETRY_ROUNDS = QUICK ? 1 : 3;
+const TELEMETRY_SECONDS = QUICK ? 1.5 : 4;
+
+/** The CLI gateways compared: telemetry off, and traces (OTLP/HTTP protobuf to the sink) with metrics, of all requests or of a tenth. */
+const TELEMETRY_VARIANTS = (otlp: string): [string, NodeJS.ProcessEnv | null][] => [
+  ["off", null],
+  ["traces (all requests) + metrics", { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_SERVICE_NAME: "bench-load" }],
+  [
+    "traces (10 % sampled) + metrics",
+    { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_SERVICE_NAME: "bench-load", OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" },
+  ],
+];
+
+interface TelemetryRow {
+  script: string;
+  variant: string;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/** Each variant under load in turn (the order turning each round), TELEMETRY_ROUNDS times; medians. */
+async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
+  const variants = TELEMETRY_VARIANTS(otlp);
+  const started: { child: ChildProcess; url: string; dir: string }[] = [];
+  try {
+    for (const [, env] of variants) {
+      const dir = mkdtempSync(join(tmpdir(), "cmg-bench-load-"));
+      started.push({ ...(await startGatewayProcess(dir, true, env ?? {})), dir });
+    }
+    const rows: TelemetryRow[] = [];
+    for (const [script, code] of SCRIPTS) {
+      const results = variants.map((): AutocannonResult[] => []);
+      for (let round = 0; round < TELEMETRY_ROUNDS; round++) {
+        for (let v = 0; v < variants.length; v++) {
+          const i = (v + round) % variants.length;
+          results[i]!.push(await loadOf(started[i]!.url, code, TELEMETRY_SECONDS));
+        }
+      }
+      variants.forEach(([variant], i) => {
+        const runs = results[i]!;
+        rows.push({ script, variant, rps: median(runs.map((r) => r.requests.average)), p50: median(runs.map((r) => r.latency.p50)), p99: median(runs.map((r) => r.latency.p99)) });
+      });
+    }
+    return rows;
+  } finally {
+    for (const { child, dir } of started) {
+      await stopProcess(child);
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -272,20 +329,25 @@ async function memory(bench: BenchGateway): Promise<Memory> {
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
 
 async function main(): Promise<void> {
+  const loadRows = [...(await load(true)), ...(await load(false))];
   const sink = await otlpSink();
-  let loadRows: LoadRow[];
+  let telemetryRows: TelemetryRow[];
   try {
-    loadRows = [...(await load(true)), ...(await load(false)), ...(await load(true, tracedEnv(sink.url)))];
+    telemetryRows = await telemetryLoad(sink.url);
   } finally {
     await sink.close();
   }
-  const traced = (i: number) => loadRows[4 + i]!.result;
-  const plain = (i: number) => loadRows[i]!.result;
-  const tracedCost = [0, 1].map((i) => ({
-    rps: traced(i).requests.average / plain(i).requests.average - 1,
-    p50: traced(i).latency.p50 / plain(i).latency.p50 - 1,
-  }));
   const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
+  const offOf = (script: string) => telemetryRows.find((r) => r.script === script && r.variant === "off")!;
+  const telemetryTable = [
+    `| ${CONNECTIONS} connections, CLI gateway | telemetry | requests/s | vs off | latency p50 | vs off | latency p99 |`,
+    "|---|---|---:|---:|---:|---:|---:|",
+    ...telemetryRows.map((r) => {
+      const off = offOf(r.script);
+      const versus = (a: number, b: number) => (r.variant === "off" ? "" : pct(a / b - 1));
+      return `| ${r.script} | ${r.variant} | ${r.rps.toFixed(0)} | ${versus(r.rps, off.rps)} | ${ms(r.p50)} | ${versus(r.p50, off.p50)} | ${ms(r.p99)} |`;
+    }),
+  ].join("\n");
   // Fairness, then memory, on one gateway in this process.
   const bench = await startGateway();
   let fair: Fairness;
@@ -335,11 +397,19 @@ async function main(): Promise<void> {
       `Without the store, 0-call scripts run at ${(loadRows[2]!.result.requests.average / loadRows[0]!.result.requests.average).toFixed(1)}× ` +
       "the requests per second (better-sqlite3 is synchronous, so whatever the log's commits take holds the event loop that " +
       "serves every other request; batched by turn, they take little). (With a commit per execution, before entries were batched by turn, the real gateway served about " +
-      "2,000 requests/s here; before entries were committed unsynced, an fsync per execution held it to 194.) " +
-      "\"traces + metrics\" is the CLI gateway with `OTEL_EXPORTER_OTLP_ENDPOINT` set (spans over OTLP/HTTP protobuf to a " +
-      "receiver in this process, /metrics on): against the plain CLI rows, requests/s " +
-      `${pct(tracedCost[0]!.rps)} and p50 ${pct(tracedCost[0]!.p50)} for 0-call scripts, requests/s ${pct(tracedCost[1]!.rps)} and ` +
-      `p50 ${pct(tracedCost[1]!.p50)} for 1-call scripts (autocannon reports latency in whole milliseconds: a p50 of a few ms moves in steps of 1 ms).`,
+      "2,000 requests/s here; before entries were committed unsynced, an fsync per execution held it to 194.)",
+    "",
+    "### Telemetry under load",
+    "",
+    telemetryTable,
+    "",
+    "Three CLI gateways as above, started side by side: telemetry off, and `OTEL_EXPORTER_OTLP_ENDPOINT` set (spans over " +
+      "OTLP/HTTP protobuf to a receiver in this process, /metrics on) with the default sampler or with " +
+      "`OTEL_TRACES_SAMPLER=parentbased_traceidratio`, `_ARG=0.1`. Each script loads each gateway in turn for " +
+      `${TELEMETRY_SECONDS} s (after ${WARMUP} s of warm-up), the order turning each round; medians of ${TELEMETRY_ROUNDS} round${TELEMETRY_ROUNDS === 1 ? "" : "s"}. ` +
+      "At 50 connections the gateway's one thread is busy all the time, so whatever telemetry adds to a request's CPU " +
+      "comes off the requests per second, and the p50 (queueing, mostly) grows with it; a request the sampler drops " +
+      "makes no spans. Autocannon reports latency in whole milliseconds: a p50 of a few ms moves in steps of 1 ms.",
     "",
     "### Fairness",
     "",

@@ -37,7 +37,7 @@ import type { Gateway } from "../gateway/gateway.js";
 import type { TraceContext } from "../upstream/trace-context.js";
 import type { SamplerSettings, TelemetrySettings, TracesSettings } from "./config.js";
 import { executionOutcome, toolCallErrorType, toolCallOutcome } from "./outcomes.js";
-import { ChosenIds } from "./request-ids.js";
+import { ChosenIds, newSpanId, newTraceId } from "./request-ids.js";
 
 /** A payload put on a span (only with record_payloads) is cut to this many characters. */
 const MAX_PAYLOAD_CHARS = 8192;
@@ -105,6 +105,8 @@ export class Tracing {
    * its own, which puts spans made a moment apart up to a millisecond out of line).
    */
   private readonly clockOffset = Date.now() - performance.now();
+  /** Whether the sampler follows a parent's decision (the default): then an unsampled request's work makes no spans. */
+  private readonly parentBased: boolean;
   /** Resolves once the spans deferred so far are made (later()). */
   private deferred: Promise<void> = Promise.resolve();
   private readonly ids = new ChosenIds();
@@ -117,6 +119,7 @@ export class Tracing {
   ) {
     const exporter = traces.protocol === "http/json" ? new JsonExporter({ url: traces.url }) : new ProtobufExporter({ url: traces.url });
     this.sampler = samplerFor(traces.sampler);
+    this.parentBased = traces.sampler.name.startsWith("parentbased_");
     // The batch's sizes and delays (OTEL_BSP_*) come from the environment.
     this.provider = new NodeTracerProvider({
       resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
@@ -143,10 +146,13 @@ export class Tracing {
    */
   attach(gateway: Gateway): () => void {
     const onExecution = (event: ExecutionEvent) => {
+      if (this.dropped(event.trace)) return;
       const ended = performance.now();
       this.later(() => this.execution(event, ended, parentOf(event.trace)));
     };
-    const onRound = (event: AgentRoundEvent) => this.later(() => this.agentRound(event, parentOf(event.trace)));
+    const onRound = (event: AgentRoundEvent) => {
+      if (!this.dropped(event.trace)) this.later(() => this.agentRound(event, parentOf(event.trace)));
+    };
     gateway.on("execution", onExecution);
     gateway.on("agent-round", onRound);
     return () => {
@@ -165,13 +171,13 @@ export class Tracing {
     const parentContext = parentOf(incoming);
     const parentSpan = trace.getSpanContext(parentContext);
     const parent = parentSpan !== undefined && isSpanContextValid(parentSpan) ? incoming : undefined;
-    const drawn = this.ids.draw();
-    const traceId = parent !== undefined ? parentSpan!.traceId : drawn.traceId;
+    const traceId = parent !== undefined ? parentSpan!.traceId : newTraceId();
+    const spanId = newSpanId();
     const { decision } = this.sampler.shouldSample(parentContext, traceId, "", SpanKind.SERVER, {}, []);
     const sampled = decision === SamplingDecision.RECORD_AND_SAMPLED;
-    const traceparent = `00-${traceId}-${drawn.spanId}-${sampled ? "01" : "00"}`;
+    const traceparent = `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`;
     const context = parent?.tracestate === undefined ? { traceparent } : { traceparent, tracestate: parent.tracestate };
-    return { started, parent, traceId, spanId: drawn.spanId, sampled, context };
+    return { started, parent, traceId, spanId, sampled, context };
   }
 
   /** Makes the span of `request`, which ended at `ended` (performance.now()), once this turn's answers are out. */
@@ -254,6 +260,15 @@ export class Tracing {
   async shutdown(): Promise<void> {
     await this.deferred;
     await this.provider.shutdown();
+  }
+
+  /**
+   * Whether every span under `carrier` would be dropped (a parent-based sampler and a parent not
+   * sampled): then none is made, nor any work deferred to make them.
+   */
+  private dropped(carrier: TraceContext | undefined): boolean {
+    if (!this.parentBased || carrier === undefined) return false;
+    return (Number.parseInt(carrier.traceparent.slice(-2), 16) & 1) === 0;
   }
 
   /** Runs `make` after the answers of this turn are out; `deferred` resolves once all such have run. */
