@@ -7,162 +7,38 @@
 // its own remaining work once the inner one settles. Nothing is paid for this while nothing waits.
 //
 // This is the first tier; its operators' closures are made in closure-ops.ts, from the fast paths
-// both tiers share (fast-paths.ts). A hot module or function body goes to the second tier,
-// codegen.ts (its own JavaScript function), through unitBody and functionBody; whatever that tier
-// does not translate it compiles here, as closures over the same frame.
+// both tiers share (fast-paths.ts), and its larger constructs in parts of their own (compile-*.ts:
+// loops, try, calls, functions, comprehensions; compiler-parts.ts is what they ask of this
+// compiler). A hot module or function body goes to the second tier, codegen.ts (its own
+// JavaScript function), through unitBody and functionBody; whatever that tier does not translate
+// it compiles here, as closures over the same frame.
 import type * as A from "../../grammar/ast.js";
-import { forEachChild } from "../../grammar/walk.js";
-import { EXC, PyExcType, PyException, pyError } from "./errors.js";
-import { DONE, Pending, type Step } from "./objects.js";
-import { type BinaryOp, compare, delItem, equals, getItem, rewordNotIterable, setItem, SliceValue, storedSize, unary } from "./ops.js";
+import { EXC, PyException, pyError } from "./errors.js";
+import { Pending } from "./objects.js";
+import { type BinaryOp, compare, delItem, equals, getItem, setItem, SliceValue, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
-import { type ClosureCompiler, compileGeneratorUnit, compileLoopUnit, compileUnit, isCompiled, type Unit } from "./codegen.js";
-import { CELL, CLOSURE, entriesSize, entrySize, GENERATOR, SLOT } from "./sizes.js";
-import { type FunctionCode, type Parameter, PyFunction } from "./function.js";
-import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGenerator, UnitMachine } from "./generator.js";
-import { isIn, isNotIn, stepper, waits } from "./stepping.js";
-import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, freeUnbound, GeneratorFrame, RETURN, type Stmt, type Store, UNBOUND, unboundLocal, unboundSlots } from "./frame.js";
+import { compileUnit, isCompiled, type Unit } from "./codegen.js";
+import { entriesSize } from "./sizes.js";
+import type { FunctionCode } from "./function.js";
+import { isIn, isNotIn, waits } from "./stepping.js";
+import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, freeUnbound, RETURN, type Stmt, type Store, UNBOUND, unboundLocal } from "./frame.js";
 import { answerStatement } from "./answer.js";
-import { codegenMode, isHot, LOOP_TIER_UP, MIN_HEADS_PER_RUN, TIER_UP_CALLS } from "./tiering.js";
+import { codegenMode, isHot, TIER_UP_CALLS } from "./tiering.js";
 import { fusedClosure, negateClosure, operatorClosure } from "./closure-ops.js";
 import { augmentedValue } from "./augmented.js";
 import { constantValue } from "./constant.js";
-import { MethodSite } from "./method-site.js";
 import { spliceStarred, unpackItems, unpackWaiting } from "./unpacking.js";
+import { after2, continueWith, enter, evalAll, exactly, isPending, runBlock } from "./closure-eval.js";
+import type { CompilerParts } from "./compiler-parts.js";
+import { compileFor, compileWhile } from "./compile-loops.js";
+import { compileRaise, compileTry } from "./compile-try.js";
+import { compileCall } from "./compile-call.js";
+import { compileDecorated, functionMaker } from "./compile-function.js";
+import { compileComprehension, compileGeneratorExp, generatorMaker } from "./compile-comprehension.js";
 import { type Access, analyse, type Scope, type ScopeInfo } from "./scope.js";
 import { EMPTY_TUPLE, PyDict, PyList, PySet, PyTuple, truthy, typeName, type Value } from "./values.js";
 
-/**
- * Sets the exception being handled as the context of `e` raised meanwhile, unless it has one.
- * The link keeps `context` alive as long as `e`: it is charged as storing it, so that a chain
- * (or a loop that keeps what it catches) costs what it holds.
- */
-function linkContext(rt: Runtime, e: PyException, context: PyException): void {
-  if (e === context || e.context !== null) return;
-  if (context !== e.cause) rt.budget.alloc(storedSize(context));
-  e.context = context;
-}
-
-/**
- * Whether a generator expression's own code awaits (not its first iterable, evaluated by its
- * creator, nor a lambda or another generator expression inside).
- */
-function awaitsInside(e: A.GeneratorExp): boolean {
-  const awaits = (n: A.Node): boolean => {
-    if (n.kind === "Await") return true;
-    if (n.kind === "Lambda") return false;
-    if (n.kind === "GeneratorExp") return awaits(n.generators[0]!.iter);
-    let found = false;
-    forEachChild(n, (child) => {
-      found ||= awaits(child);
-    });
-    return found;
-  };
-  return awaits(e.elt) || e.generators.some((g, i) => (i > 0 && awaits(g.iter)) || awaits(g.target) || g.ifs.some(awaits));
-}
-
-/** How CPython names a callee in argument errors: `f()`, `len()`, `list.append()`. */
-function calleeLabel(target: Value, method: string | null): string {
-  if (method !== null) return `${typeName(target)}.${method}()`;
-  if (target instanceof PyFunction) return `${target.code.name}()`;
-  const name = target === null ? undefined : (target as { name?: unknown }).name;
-  return typeof name === "string" ? `${name}()` : `${typeName(target)} object`;
-}
-
-// ------------------------------------------------------------------ helpers
-
-function isPending(v: unknown): v is Pending {
-  return v instanceof Pending;
-}
-
-/** Evaluates `exprs` left to right; returns the values, or a Pending of them. */
-function evalAll(exprs: Expr[], f: Frame, from = 0, out: Value[] = []): Value[] | Pending {
-  for (let i = from; i < exprs.length; i++) {
-    const v = exprs[i]!(f);
-    if (isPending(v)) {
-      return v.then((value: Value) => {
-        out.push(value);
-        return evalAll(exprs, f, i + 1, out);
-      });
-    }
-    out.push(v);
-  }
-  return out;
-}
-
-/**
- * evalAll for the items of a display, in an array of exactly their number. An array filled by
- * push keeps room for 17 items: every small tuple or list made that way would carry it for its
- * whole life, and the collector copy it (the pairs a loop collects, the keys of a sort).
- */
-function exactly(exprs: Expr[]): (f: Frame) => Value[] | Pending {
-  switch (exprs.length) {
-    case 1: {
-      const [e0] = exprs as [Expr];
-      return (f) => {
-        const a = e0(f);
-        return isPending(a) ? a.then((x: Value) => [x]) : [a];
-      };
-    }
-    case 2: {
-      const [e0, e1] = exprs as [Expr, Expr];
-      return (f) => {
-        const a = e0(f);
-        if (isPending(a)) return a.then((x: Value) => then(e1(f), (y: Value) => [x, y]));
-        const b = e1(f);
-        if (isPending(b)) return b.then((y: Value) => [a, y]);
-        return [a, b];
-      };
-    }
-    case 3: {
-      const [e0, e1, e2] = exprs as [Expr, Expr, Expr];
-      return (f) => {
-        const a = e0(f);
-        if (isPending(a)) return a.then((x: Value) => then(evalAll([e1, e2], f), (rest: Value[]) => [x, ...rest]));
-        const b = e1(f);
-        if (isPending(b)) return b.then((y: Value) => then(e2(f), (z: Value) => [a, y, z]));
-        const c = e2(f);
-        if (isPending(c)) return c.then((z: Value) => [a, b, z]);
-        return [a, b, c];
-      };
-    }
-  }
-  const copy = (xs: Value[]): Value[] => xs.slice();
-  return (f) => then(evalAll(exprs, f), copy);
-}
-
-/** A statement's start: where the frame is, and its step. */
-function enter(f: Frame, line: number, col: number): void {
-  f.line = line;
-  f.col = col;
-  f.rt.tick();
-}
-
-function runBlock(stmts: Stmt[], f: Frame, from: number): Completion | Pending {
-  for (let i = from; i < stmts.length; i++) {
-    const r = stmts[i]!(f);
-    if (r !== undefined) {
-      if (isPending(r)) return r.then((c: Completion) => (c === undefined ? runBlock(stmts, f, i + 1) : c));
-      return r;
-    }
-  }
-  return undefined;
-}
-
 // ------------------------------------------------------------------ the compiler
-
-/** A FunctionCode's body until functionBody sets it. */
-const NO_BODY: Stmt = () => undefined;
-
-/** A loop's way to the JS tier: its heads so far; `enter` null once the tier refused it. */
-interface LoopTier {
-  heads: number;
-  /** The loop's runs so far (each time it starts from its iterable or test). */
-  runs: number;
-  enter: true | null;
-  /** The loop's unit, compiled at the first call (`rt`'s execution then primes its yields). */
-  unit: (rt: Runtime) => Unit | null;
-}
 
 // bench/interpreter/engines.ts imports it from here, as it did before tiering.ts.
 export { setCodegen } from "./tiering.js";
@@ -210,15 +86,10 @@ export function compileModule(module: A.Module, info: ScopeInfo = analyse(module
   return build(module, info, isHot(module)).body;
 }
 
-/** Whether a loop past LOOP_TIER_UP heads moves now: one of short runs waits (tiering.ts MIN_HEADS_PER_RUN). */
-function movesNow(tier: LoopTier): boolean {
-  return tier.heads >= MIN_HEADS_PER_RUN * tier.runs || tier.runs >= TIER_UP_CALLS;
-}
-
-class Compiler implements ClosureCompiler {
+class Compiler implements CompilerParts {
   constructor(
     private readonly info: ScopeInfo,
-    private readonly hot: boolean,
+    readonly hot: boolean,
     private readonly answer: A.ExprStmt | null,
   ) {}
 
@@ -237,7 +108,7 @@ class Compiler implements ClosureCompiler {
    * A function's body, set into its code. In a script's first run it starts on closures and moves
    * to the JS tier at its TIER_UP_CALLS-th call (a hot function of a one-off script).
    */
-  private functionBody(node: A.Node, body: A.Stmt[], scope: Scope, code: FunctionCode): void {
+  functionBody(node: A.Node, body: A.Stmt[], scope: Scope, code: FunctionCode): void {
     const use = (unit: Unit): void => {
       code.body = unit.run;
       code.unit = code.plainArity >= 0 && code.cellSlots.length === 0 ? unit : null;
@@ -390,9 +261,9 @@ class Compiler implements ClosureCompiler {
         };
       }
       case "While":
-        return this.whileLoop(s, scope);
+        return compileWhile(this, s, scope);
       case "For":
-        return this.forLoop(s, scope);
+        return compileFor(this, s, scope);
       case "Break":
         return () => BREAK;
       case "Continue":
@@ -420,9 +291,9 @@ class Compiler implements ClosureCompiler {
         };
       }
       case "FunctionDef": {
-        const make = this.functionMaker(s, s.name, s.args, this.info.scopes.get(s)!, scope, s.isAsync, false, s.body);
+        const make = functionMaker(this, s, s.name, s.args, this.info.scopes.get(s)!, scope, s.isAsync, false, s.body);
         const store = this.storeName(s.name, scope);
-        if (s.decoratorList.length > 0) return this.decorated(s, make, store, scope);
+        if (s.decoratorList.length > 0) return compileDecorated(this, s, make, store, scope);
         return (f) => {
           const fn = make(f);
           if (isPending(fn)) return fn.then((v: Value) => store(f, v));
@@ -466,58 +337,14 @@ class Compiler implements ClosureCompiler {
         };
       }
       case "Raise":
-        return this.raise(s, scope);
+        return compileRaise(this, s, scope);
       case "Try":
-        return this.tryStatement(s, scope);
+        return compileTry(this, s, scope);
       case "Import":
         return this.importStatement(s, scope);
       case "ImportFrom":
         return this.importFrom(s, scope);
     }
-  }
-
-  /**
-   * A decorated def, in CPython's order: the decorator expressions top to bottom, then the
-   * function (its defaults), then each decorator called on the result, bottom-up, and the name
-   * bound to what the last one returned. A traceback shows the line of the decorator at work.
-   */
-  private decorated(s: A.FunctionDef, make: Expr, store: Store, scope: Scope): Stmt {
-    const decorators = s.decoratorList.map((d) => ({ value: this.expr(d, scope), line: d.line, col: d.col }));
-    const { line, col } = s;
-    return (f) => {
-      const fns: Value[] = [];
-      const apply = (fn: Value, i: number): Completion | Pending => {
-        for (; i >= 0; i--) {
-          const d = decorators[i]!;
-          f.line = d.line;
-          f.col = d.col;
-          const r = f.rt.callValue(fns[i]!, [fn], null, f);
-          if (isPending(r)) return r.then((x: Value) => apply(x, i - 1));
-          fn = r;
-        }
-        const r = store(f, fn);
-        return isPending(r) ? r.then(() => undefined) : undefined;
-      };
-      const evaluate = (i: number): Completion | Pending => {
-        for (; i < decorators.length; i++) {
-          const d = decorators[i]!;
-          f.line = d.line;
-          f.col = d.col;
-          const v = d.value(f);
-          if (isPending(v)) {
-            return v.then((x: Value) => {
-              fns.push(x);
-              return evaluate(i + 1);
-            });
-          }
-          fns.push(v);
-        }
-        f.line = line;
-        f.col = col;
-        return after2(make(f), (fn: Value) => apply(fn, decorators.length - 1));
-      };
-      return evaluate(0);
-    };
   }
 
   private augAssign(s: A.AugAssign, scope: Scope): Stmt {
@@ -557,287 +384,6 @@ class Compiler implements ClosureCompiler {
       const k = key(f);
       if (isPending(k)) return k.then((kv: Value) => finish(f, c, kv));
       return finish(f, c, k);
-    };
-  }
-
-  private whileLoop(s: A.While, scope: Scope): Stmt {
-    const test = this.expr(s.test, scope);
-    const body = this.block(s.body, scope);
-    const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
-    const tier = this.loopTier(s, scope);
-    const loop = (f: Frame): Completion | Pending => {
-      for (;;) {
-        if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null && movesNow(tier)) {
-          const unit = tier.unit(f.rt);
-          if (unit !== null) return unit.gen(f, unit, 0, undefined, null, false) as Completion | Pending;
-        }
-        if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f));
-        f.rt.tick();
-        const t = test(f);
-        if (isPending(t)) return t.then((v: Value) => (truthy(v) ? afterBody(f, body(f)) : orelse ? orelse(f) : undefined));
-        if (!truthy(t)) return orelse ? orelse(f) : undefined;
-        const r = body(f);
-        if (r === undefined || r === CONTINUE) continue;
-        if (r === BREAK) return undefined;
-        if (r === RETURN) return RETURN;
-        return afterBody(f, r);
-      }
-    };
-    const afterBody = (f: Frame, r: Completion | Pending): Completion | Pending => {
-      if (isPending(r)) return r.then((c: Completion) => afterBody(f, c));
-      if (r === BREAK) return undefined;
-      if (r === RETURN) return RETURN;
-      return loop(f);
-    };
-    return (f) => {
-      tier.runs++;
-      return loop(f);
-    };
-  }
-
-  /** How a closure-tier loop moves to its JS-tier unit once it has run LOOP_TIER_UP heads. */
-  private loopTier(s: A.For | A.While, scope: Scope): LoopTier {
-    const tier: LoopTier = {
-      heads: 0,
-      runs: 0,
-      enter: codegenMode === "never" ? null : true,
-      unit: (rt) => {
-        const unit = compileLoopUnit(s, scope, this);
-        if (unit === null) tier.enter = null;
-        else rt.primeYields();
-        tier.unit = () => unit;
-        return unit;
-      },
-    };
-    return tier;
-  }
-
-  private forLoop(s: A.For, scope: Scope): Stmt {
-    const iterable = this.expr(s.iter, scope);
-    const store = this.store(s.target, scope);
-    const body = this.block(s.body, scope);
-    const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
-    const { line, col } = s;
-    const tier = this.loopTier(s, scope);
-    const loop = (f: Frame, next: Step): Completion | Pending => {
-      for (;;) {
-        if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null && movesNow(tier)) {
-          const unit = tier.unit(f.rt);
-          if (unit !== null) return unit.gen(f, unit, 0, next, null, false) as Completion | Pending;
-        }
-        if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f, next));
-        f.rt.tick();
-        // An error of the iterator (a generator expression's) is reported at the `for`, not at the body's last line.
-        f.line = line;
-        f.col = col;
-        const item = next();
-        if (item === DONE) return orelse ? orelse(f) : undefined;
-        if (isPending(item)) {
-          return item.then((x: Value | typeof DONE) => {
-            if (x === DONE) return orelse ? orelse(f) : undefined;
-            const stored = store(f, x);
-            return afterBody(f, next, isPending(stored) ? stored.then(() => body(f)) : body(f));
-          });
-        }
-        const stored = store(f, item);
-        if (isPending(stored)) return stored.then(() => afterBody(f, next, body(f)));
-        const r = body(f);
-        if (r === undefined || r === CONTINUE) continue;
-        if (r === BREAK) return undefined;
-        if (r === RETURN) return RETURN;
-        return afterBody(f, next, r);
-      }
-    };
-    const afterBody = (f: Frame, next: Step, r: Completion | Pending): Completion | Pending => {
-      if (isPending(r)) return r.then((c: Completion) => afterBody(f, next, c));
-      if (r === BREAK) return undefined;
-      if (r === RETURN) return RETURN;
-      return loop(f, next);
-    };
-    return (f) => {
-      tier.runs++;
-      const it = iterable(f);
-      if (isPending(it)) return it.then((v: Value) => loop(f, stepper(v)));
-      return loop(f, stepper(it));
-    };
-  }
-
-  private raise(s: A.Raise, scope: Scope): Stmt {
-    const exc = s.exc ? this.expr(s.exc, scope) : null;
-    const cause = s.cause ? this.expr(s.cause, scope) : null;
-    const toException = (v: Value): PyException => {
-      if (v instanceof PyException) return v;
-      if (v instanceof PyExcType) return new PyException(v, []);
-      throw pyError("TypeError", "exceptions must derive from BaseException");
-    };
-    // The exception is made by a function that returns it, and thrown by the statement's closure:
-    // V8 optimizes a function at its returns, never one that always ends in `throw` (see raising
-    // in builtins.ts), so the closure does no more than it must.
-    const raised = (f: Frame, e: Value, c: Value | undefined): PyException => {
-      const error = toException(e);
-      if (cause) {
-        const linked = c === null ? null : toException(c!);
-        if (linked !== null && linked !== error.cause) f.rt.budget.alloc(storedSize(linked));
-        error.cause = linked;
-        error.suppressContext = true;
-      }
-      if (f.handling) linkContext(f.rt, error, f.handling);
-      return error;
-    };
-    return (f) => {
-      if (!exc) {
-        if (!f.handling) throw pyError("RuntimeError", "No active exception to reraise");
-        throw f.handling;
-      }
-      if (cause === null) {
-        const v = exc(f);
-        if (isPending(v)) {
-          return v.then((x: Value) => {
-            throw raised(f, x, undefined);
-          });
-        }
-        throw raised(f, v, undefined);
-      }
-      const parts = evalAll([exc, cause], f);
-      if (isPending(parts)) {
-        return parts.then((vs: Value[]) => {
-          throw raised(f, vs[0]!, vs[1]);
-        });
-      }
-      throw raised(f, parts[0]!, parts[1]);
-    };
-  }
-
-  private tryStatement(s: A.Try, scope: Scope): Stmt {
-    const body = this.block(s.body, scope);
-    const orelse = s.orelse.length ? this.block(s.orelse, scope) : null;
-    const finalbody = s.finalbody.length ? this.block(s.finalbody, scope) : null;
-    const handlers = s.handlers.map((h) => ({
-      type: h.type ? this.expr(h.type, scope) : null,
-      store: h.name ? this.storeName(h.name, scope) : null,
-      unbind: h.name ? this.deleteName(h.name, scope) : null,
-      body: this.block(h.body, scope),
-    }));
-
-    /** Runs the handlers for `error`; rethrows when none matches. */
-    const handle = (f: Frame, error: unknown, i: number): Completion | Pending => {
-      if (!(error instanceof PyException)) throw error;
-      for (; i < handlers.length; i++) {
-        const h = handlers[i]!;
-        if (h.type) {
-          const t = h.type(f);
-          if (isPending(t)) {
-            const index = i;
-            return t.then((tv: Value) => (matches(error, tv) ? runHandler(f, error, index) : handle(f, error, index + 1)));
-          }
-          if (!matches(error, t)) continue;
-        }
-        return runHandler(f, error, i);
-      }
-      throw error;
-    };
-    const runHandler = (f: Frame, error: PyException, i: number): Completion | Pending => {
-      const h = handlers[i]!;
-      const previous = f.handling;
-      f.handling = error;
-      if (h.store) h.store(f, error);
-      const done = () => {
-        f.handling = previous;
-        if (h.unbind) h.unbind(f);
-      };
-      let r: Completion | Pending;
-      try {
-        r = h.body(f);
-      } catch (e) {
-        done();
-        if (e instanceof PyException) linkContext(f.rt, e, error);
-        throw e;
-      }
-      if (isPending(r)) {
-        return new Pending(
-          r.promise.then(
-            (c) => {
-              done();
-              return c;
-            },
-            (e) => {
-              done();
-              if (e instanceof PyException) linkContext(f.rt, e, error);
-              throw e;
-            },
-          ),
-        );
-      }
-      done();
-      return r;
-    };
-    // As CPython: a class, or one level of tuple whose items are all classes (checked before
-    // matching); `except ((A,),)` is a TypeError, not a deeper match.
-    const matches = (error: PyException, t: Value): boolean => {
-      const types = t instanceof PyTuple ? t.items : [t];
-      if (!types.every((x) => x instanceof PyExcType)) {
-        throw pyError("TypeError", "catching classes that do not inherit from BaseException is not allowed");
-      }
-      return types.some((x) => error.type.isSubclassOf(x as PyExcType));
-    };
-
-    const attempt = (f: Frame): Completion | Pending => {
-      let r: Completion | Pending;
-      try {
-        r = body(f);
-      } catch (e) {
-        return handlers.length ? handle(f, e, 0) : rethrow(e);
-      }
-      if (isPending(r)) {
-        return new Pending(
-          r.promise.then(
-            (c) => (c === undefined && orelse ? settle(orelse(f)) : c),
-            (e) => (handlers.length ? settle(handle(f, e, 0)) : rethrow(e)),
-          ),
-        );
-      }
-      if (r === undefined && orelse) return orelse(f);
-      return r;
-    };
-    const rethrow = (e: unknown): never => {
-      throw e;
-    };
-    const settle = (r: Completion | Pending): unknown => (isPending(r) ? r.promise : r);
-
-    if (!finalbody) return attempt;
-
-    // `finally` runs whatever happened; its own break/continue/return wins, as in Python.
-    const runFinally = (f: Frame, outcome: { ok: true; value: Completion } | { ok: false; error: unknown }): Completion | Pending => {
-      const savedRet = f.ret;
-      const r = finalbody(f);
-      const conclude = (c: Completion): Completion => {
-        if (c !== undefined) return c;
-        f.ret = savedRet;
-        if (!outcome.ok) throw outcome.error;
-        return outcome.value;
-      };
-      return isPending(r) ? r.then(conclude) : conclude(r);
-    };
-    return (f) => {
-      let r: Completion | Pending;
-      try {
-        r = attempt(f);
-      } catch (e) {
-        if (!(e instanceof PyException) && !f.rt.isCatchableByFinally(e)) throw e;
-        return runFinally(f, { ok: false, error: e });
-      }
-      if (isPending(r)) {
-        return new Pending(
-          r.promise.then(
-            (c) => settle(runFinally(f, { ok: true, value: c as Completion })),
-            (e) => {
-              if (!(e instanceof PyException) && !f.rt.isCatchableByFinally(e)) throw e;
-              return settle(runFinally(f, { ok: false, error: e }));
-            },
-          ),
-        );
-      }
-      return runFinally(f, { ok: true, value: r });
     };
   }
 
@@ -927,7 +473,7 @@ class Compiler implements ClosureCompiler {
     }
   }
 
-  private storeName(id: string, scope: Scope): Store {
+  storeName(id: string, scope: Scope): Store {
     const a = this.info.resolve(scope, id);
     switch (a.kind) {
       case "global": {
@@ -953,7 +499,7 @@ class Compiler implements ClosureCompiler {
     }
   }
 
-  private deleteName(id: string, scope: Scope): (f: Frame) => void {
+  deleteName(id: string, scope: Scope): (f: Frame) => void {
     const a = this.info.resolve(scope, id);
     switch (a.kind) {
       case "global":
@@ -1015,7 +561,7 @@ class Compiler implements ClosureCompiler {
         }
       }
     };
-    const general: Store = (f, v) => (waits(v) ? then(unpackWaiting(f.rt, v, elts.length, starAt), (items: Value[]) => assign(f, items, 0)) : assign(f, unpackItems(f.rt, v, elts.length, starAt), 0));
+    const general: Store = (f, v) => (waits(v) ? continueWith(unpackWaiting(f.rt, v, elts.length, starAt), (items: Value[]) => assign(f, items, 0)) : assign(f, unpackItems(f.rt, v, elts.length, starAt), 0));
     if (starAt >= 0 || !elts.every((e) => e.kind === "Name")) return general;
     // `a, b = pair`, `for k, v in d.items()`: a tuple or list of as many items straight into
     // names, with unpackItems' step per item (storing a name cannot change the list).
@@ -1092,7 +638,7 @@ class Compiler implements ClosureCompiler {
         const operand = this.expr(e.operand, scope);
         if (e.op === "not") {
           const not = (v: Value): Value => !truthy(v);
-          return (f) => then(operand(f), not);
+          return (f) => continueWith(operand(f), not);
         }
         const op = e.op;
         if (op === "-") return negateClosure(operand, (rt, v) => unary(op, v, rt.budget));
@@ -1140,10 +686,10 @@ class Compiler implements ClosureCompiler {
       }
       case "Lambda": {
         const body: A.Stmt = { kind: "Return", value: e.body, line: e.body.line, col: e.body.col, endLine: e.body.endLine, endCol: e.body.endCol };
-        return this.functionMaker(e, "<lambda>", e.args, this.info.scopes.get(e)!, scope, false, true, [body]);
+        return functionMaker(this, e, "<lambda>", e.args, this.info.scopes.get(e)!, scope, false, true, [body]);
       }
       case "Call":
-        return this.call(e, scope);
+        return compileCall(this, e, scope);
       case "Attribute": {
         const value = this.expr(e.value, scope);
         const attr = e.attr;
@@ -1179,7 +725,7 @@ class Compiler implements ClosureCompiler {
         if (e.elts.length === 0) return () => EMPTY_TUPLE;
         const items = this.elements(e.elts, scope);
         const make = (xs: Value[]): Value => new PyTuple(xs);
-        return (f) => then(items(f), make);
+        return (f) => continueWith(items(f), make);
       }
       case "Set": {
         const items = this.elements(e.elts, scope, false);
@@ -1202,9 +748,9 @@ class Compiler implements ClosureCompiler {
       case "ListComp":
       case "SetComp":
       case "DictComp":
-        return this.comprehension(e, scope);
+        return compileComprehension(this, e, scope);
       case "GeneratorExp":
-        return this.generatorExp(e, scope);
+        return compileGeneratorExp(this, e, scope);
       case "JoinedStr":
         return this.joinedStr(e, scope);
       case "FormattedValue": {
@@ -1248,7 +794,7 @@ class Compiler implements ClosureCompiler {
     const none: Expr = () => null;
     const parts = [slice.lower, slice.upper, slice.step].map((p) => (p ? this.expr(p, scope) : none));
     const make = ([a, b, c]: Value[]): Value => new SliceValue(a!, b!, c!) as unknown as Value;
-    return (f) => then(evalAll(parts, f), make);
+    return (f) => continueWith(evalAll(parts, f), make);
   }
 
   private comparison(e: A.Compare, scope: Scope): Expr {
@@ -1321,7 +867,7 @@ class Compiler implements ClosureCompiler {
         const b = operands[i + 1]!(f);
         if (isPending(b)) {
           const index = i;
-          return b.then((y: Value) => then(test(f.rt, ops[index]!, a, y), (ok: boolean) => (ok ? run(f, y, index + 1) : false)));
+          return b.then((y: Value) => continueWith(test(f.rt, ops[index]!, a, y), (ok: boolean) => (ok ? run(f, y, index + 1) : false)));
         }
         const ok = test(f.rt, ops[i]!, a, b);
         if (isPending(ok)) {
@@ -1432,7 +978,7 @@ class Compiler implements ClosureCompiler {
         if (isPending(v)) {
           return v.then((x: Value) => {
             xs[i] = x;
-            return then(evalAll(parts, f, i + 1, xs.slice(0, i + 1)), (ys: Value[]) => finish(f.rt, ys.join("")));
+            return continueWith(evalAll(parts, f, i + 1, xs.slice(0, i + 1)), (ys: Value[]) => finish(f.rt, ys.join("")));
           });
         }
         xs[i] = v;
@@ -1441,361 +987,15 @@ class Compiler implements ClosureCompiler {
     };
   }
 
-  // ---------------------------------------------------------------- comprehensions
+  // ---------------------------------------------------------------- functions and generators
 
-  private comprehension(e: A.ListComp | A.SetComp | A.DictComp, outer: Scope): Expr {
-    const scope = this.info.scopes.get(e)!;
-    const clauses = e.generators.map((g, i) => ({
-      iter: this.expr(g.iter, i === 0 ? outer : scope),
-      store: this.store(g.target, scope),
-      ifs: g.ifs.map((c) => this.expr(c, scope)),
-    }));
-    const key = e.kind === "DictComp" ? this.expr(e.key, scope) : null;
-    const elt = e.kind === "DictComp" ? this.expr(e.value, scope) : this.expr(e.elt, scope);
-    // Cell variables of the comprehension get fresh cells for each run.
-    const cellSlots = [...scope.variables.values()].filter((v) => v.isCell).map((v) => v.slot);
-
-    type Sink = (k: Value | null, v: Value) => void;
-    /** Runs clause `i` and deeper, feeding each produced element to `sink`. */
-    const run = (f: Frame, i: number, sink: Sink): void | Pending => {
-      const clause = clauses[i]!;
-      const source = clause.iter(f);
-      const start = (src: Value) => loop(f, i, stepper(src), sink);
-      return isPending(source) ? source.then(start) : start(source);
-    };
-    const loop = (f: Frame, i: number, next: Step, sink: Sink): void | Pending => {
-      const clause = clauses[i]!;
-      // The innermost clause of a list or set comprehension with at most one condition (the
-      // usual one) runs iteration's parts inline: store, test, element, sink.
-      const inline = key === null && i === clauses.length - 1 && clause.ifs.length <= 1;
-      const test = clause.ifs.length === 1 ? clause.ifs[0]! : null;
-      for (;;) {
-        if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f, i, next, sink));
-        f.rt.tick();
-        const item = next();
-        if (item === DONE) return;
-        // An item of a generator expression may have to wait.
-        if (isPending(item)) return item.then((x: Value | typeof DONE) => (x === DONE ? undefined : then(iteration(f, i, sink, x), () => loop(f, i, next, sink))));
-        if (inline) {
-          const stored = clause.store(f, item);
-          if (isPending(stored)) return stored.then(() => then(body(f, i, sink), () => loop(f, i, next, sink)));
-          if (test !== null) {
-            const c = test(f);
-            if (isPending(c)) return c.then((v: Value) => then(truthy(v) ? emit(f, sink) : undefined, () => loop(f, i, next, sink)));
-            if (!truthy(c)) continue;
-          }
-          const v = elt(f);
-          if (isPending(v)) {
-            return v.then((x: Value) => {
-              sink(null, x);
-              return loop(f, i, next, sink);
-            });
-          }
-          sink(null, v);
-          continue;
-        }
-        const r = iteration(f, i, sink, item);
-        if (isPending(r)) return r.then(() => loop(f, i, next, sink));
-      }
-    };
-    const iteration = (f: Frame, i: number, sink: Sink, item: Value): void | Pending => {
-      const stored = clauses[i]!.store(f, item);
-      return isPending(stored) ? stored.then(() => body(f, i, sink)) : body(f, i, sink);
-    };
-    /** Tests the conditions of clause `i` from the `j`th, then goes deeper or emits. */
-    const check = (f: Frame, i: number, sink: Sink, j: number): void | Pending => {
-      const ifs = clauses[i]!.ifs;
-      for (; j < ifs.length; j++) {
-        const c = ifs[j]!(f);
-        if (isPending(c)) {
-          const index = j;
-          return c.then((v: Value) => (truthy(v) ? check(f, i, sink, index + 1) : undefined));
-        }
-        if (!truthy(c)) return;
-      }
-      if (i + 1 < clauses.length) return run(f, i + 1, sink);
-      return emit(f, sink);
-    };
-    const body = (f: Frame, i: number, sink: Sink): void | Pending => check(f, i, sink, 0);
-    const emit = (f: Frame, sink: Sink): void | Pending => {
-      if (key) {
-        const parts = evalAll([key, elt], f);
-        if (isPending(parts)) return parts.then(([k, v]: Value[]) => sink(k!, v!));
-        sink(parts[0]!, parts[1]!);
-        return;
-      }
-      const v = elt(f);
-      if (isPending(v)) return v.then((x: Value) => sink(null, x));
-      sink(null, v);
-    };
-
-    return (f) => {
-      for (const slot of cellSlots) f.slots[slot] = new Cell(UNBOUND);
-      let result: PyList | PySet | PyDict;
-      let sink: Sink;
-      if (e.kind === "ListComp") {
-        const items: Value[] = [];
-        result = new PyList(items);
-        sink = (_k, v) => {
-          f.rt.budget.alloc(storedSize(v));
-          items.push(v);
-        };
-      } else if (e.kind === "SetComp") {
-        const set = new PySet();
-        result = set;
-        sink = (_k, v) => {
-          f.rt.hash(v);
-          f.rt.budget.alloc(entrySize(v, null));
-          set.add(v);
-        };
-      } else {
-        const d = new PyDict();
-        result = d;
-        sink = (k, v) => {
-          f.rt.hash(k!);
-          f.rt.budget.alloc(entrySize(k!, v));
-          d.set(k!, v);
-        };
-      }
-      const r = run(f, 0, sink);
-      return isPending(r) ? r.then(() => result) : result;
-    };
-  }
-
-  /**
-   * A generator expression: its first iterable is evaluated and iterated here, in the enclosing
-   * scope; the rest runs in the generator's own frame as items are asked for (generator.ts).
-   */
-  private generatorExp(e: A.GeneratorExp, outer: Scope): Expr {
-    const first = this.expr(e.generators[0]!.iter, outer);
-    const make = this.generatorMaker(e, outer);
-    const { line, col } = e;
-    // A first iterable that is not iterable is reported at the expression's start, as CPython does.
-    const made = (f: Frame, src: Value): Value => {
-      f.line = line;
-      f.col = col;
-      return make(f, src);
-    };
-    return (f) => {
-      const src = first(f);
-      return isPending(src) ? src.then((v: Value) => made(f, v)) : made(f, src);
-    };
-  }
-
-  /** What makes a generator of `e` in frame `f` once its first iterable is evaluated (the JS tier evaluates it itself). */
+  /** What makes a generator of `e` from its first iterable's value (compile-comprehension.ts). */
   generatorMaker(e: A.GeneratorExp, outer: Scope): (f: Frame, src: Value) => Value {
-    const scope = this.info.scopes.get(e)!;
-    if (awaitsInside(e)) {
-      // CPython makes it an asynchronous generator, which only `async for` (refused) can consume.
-      return (_f, src) => {
-        stepper(src);
-        return new PyAsyncGenerator();
-      };
-    }
-    // The JS tier's unit when this compilation uses the tier, as for a function's body; in a
-    // script's first run, from the TIER_UP_CALLS-th generator made here.
-    let unit = codegenMode !== "never" && (this.hot || isCompiled(e)) ? compileGeneratorUnit(e, scope, this) : null;
-    const code = unit === null ? this.genexpCode(e, scope) : null;
-    let made = 0;
-    const emptySlots = unboundSlots(scope.slotCount);
-    const cellSlots = [...scope.variables.values()].filter((v) => v.isCell).map((v) => v.slot);
-    const captures = this.captures(scope, outer);
-    const bytes = GENERATOR + SLOT * emptySlots.length + CLOSURE * e.generators.length + CELL * captures.length;
-    return (f, src) => {
-      if (unit === null && ++made >= TIER_UP_CALLS && codegenMode === "auto") {
-        unit = compileGeneratorUnit(e, scope, this);
-        // Refused: never asked again.
-        if (unit === null) made = -Infinity;
-        else f.rt.primeYields();
-      }
-      // As CPython's iter() of the first iterable: a TypeError here, at creation.
-      const cursor = stepper(src);
-      const frame = new GeneratorFrame(emptySlots.slice(), captures.length === 0 ? NO_CELLS : captures.map((c) => c(f)), f.globals, "<genexpr>", f.depth + 1);
-      for (const slot of cellSlots) frame.slots[slot] = new Cell(UNBOUND);
-      const body = unit !== null ? new UnitMachine(unit, frame, cursor) : new ClauseMachine(f.rt, code!, frame, cursor);
-      return new PyGenerator(f.rt, frame, body, bytes);
-    };
-  }
-
-  /** A generator expression's parts as closures over the generator's frame (ClauseMachine runs them). */
-  private genexpCode(e: A.GeneratorExp, scope: Scope): GenexpCode {
-    const at = (n: A.Node): Position => ({ line: n.line, col: n.col });
-    return {
-      clauses: e.generators.map((g, i) => ({
-        iter: i === 0 ? null : this.expr(g.iter, scope),
-        iterAt: at(g.iter),
-        store: this.store(g.target, scope),
-        targetAt: at(g.target),
-        ifs: g.ifs.map((c) => ({ test: this.expr(c, scope), at: at(c) })),
-      })),
-      elt: this.expr(e.elt, scope),
-      eltAt: at(e.elt),
-      at: at(e),
-    };
-  }
-
-  // ---------------------------------------------------------------- calls
-
-  private call(e: A.Call, scope: Scope): Expr {
-    const simple = e.args.every((a) => a.kind !== "Starred") && e.keywords.every((k) => k.arg !== null);
-    const args = e.args.map((a) => this.expr(a.kind === "Starred" ? a.value : a, scope));
-    const starred = e.args.map((a) => a.kind === "Starred");
-    const kwExprs = e.keywords.map((k) => this.expr(k.value, scope));
-    const kwNames = e.keywords.map((k) => k.arg);
-    const { line, col } = e;
-
-    /** Builds positional args and kwargs from evaluated values. */
-    const assemble = (rt: Runtime, values: Value[], target: Value, method: string | null): [Value[], Map<string, Value> | null] => {
-      const positional: Value[] = [];
-      for (let i = 0; i < args.length; i++) {
-        if (!starred[i]) positional.push(values[i]!);
-        else {
-          try {
-            positional.push(...rt.toList(values[i]!));
-          } catch (err) {
-            throw rewordNotIterable(err, values[i]!, (type) => `${calleeLabel(target, method)} argument after * must be an iterable, not ${type}`);
-          }
-        }
-      }
-      if (kwExprs.length === 0) return [positional, null];
-      const kwargs = new Map<string, Value>();
-      for (let j = 0; j < kwExprs.length; j++) {
-        const v = values[args.length + j]!;
-        const name = kwNames[j];
-        if (name === null || name === undefined) {
-          if (!(v instanceof PyDict)) throw pyError("TypeError", `${calleeLabel(target, method)} argument after ** must be a mapping, not ${typeName(v)}`);
-          for (const [k, x] of v.entries()) {
-            if (typeof k !== "string") throw pyError("TypeError", "keywords must be strings");
-            if (kwargs.has(k)) throw pyError("TypeError", `${calleeLabel(target, method)} got multiple values for keyword argument '${k}'`);
-            kwargs.set(k, x);
-          }
-        } else {
-          if (kwargs.has(name)) throw pyError("TypeError", `${calleeLabel(target, method)} got multiple values for keyword argument '${name}'`);
-          kwargs.set(name, v);
-        }
-      }
-      return [positional, kwargs];
-    };
-    const all = [...args, ...kwExprs];
-
-    const plain = simple && kwExprs.length === 0;
-    /** Calls `target` (a callable, or the receiver of `method`) with evaluated argument values. */
-    const invoke = (f: Frame, target: Value, method: string | null, vs: Value[]): Value | Pending => {
-      f.line = line;
-      f.col = col;
-      if (plain) return method === null ? f.rt.callValue(target, vs, null, f) : f.rt.callMethod(target, method, vs, null, f);
-      const [positional, kwargs] = assemble(f.rt, vs, target, method);
-      return method === null ? f.rt.callValue(target, positional, kwargs, f) : f.rt.callMethod(target, method, positional, kwargs, f);
-    };
-    /** Evaluates the arguments without allocating closures unless one of them suspends. */
-    const withArguments = (f: Frame, target: Value, method: string | null): Value | Pending => {
-      const vs: Value[] = new Array(all.length);
-      for (let i = 0; i < all.length; i++) {
-        const v = all[i]!(f);
-        if (isPending(v)) {
-          return v.then((first: Value) => {
-            vs[i] = first;
-            return after2(evalAll(all, f, i + 1, vs.slice(0, i + 1)), (rest) => invoke(f, target, method, rest as unknown as Value[]));
-          });
-        }
-        vs[i] = v;
-      }
-      return invoke(f, target, method, vs);
-    };
-    // Method calls (`obj.method(...)`) skip making a bound method.
-    if (e.func.kind === "Attribute") {
-      const receiver = this.expr(e.func.value, scope);
-      const method = e.func.attr;
-      const site = new MethodSite(method);
-      // The commonest shapes get closures of their own: no argument array to fill in a loop.
-      if (plain && all.length === 0) {
-        return (f) => {
-          const self = receiver(f);
-          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
-          f.line = line;
-          f.col = col;
-          return site.call(f.rt, self, [], f);
-        };
-      }
-      if (plain && all.length === 2) {
-        const [arg0, arg1] = all as [Expr, Expr];
-        return (f) => {
-          const self = receiver(f);
-          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
-          const v0 = arg0(f);
-          if (isPending(v0)) return v0.then((x: Value) => after2(arg1(f), (y) => invoke(f, self, method, [x, y])));
-          const v1 = arg1(f);
-          if (isPending(v1)) return v1.then((y: Value) => invoke(f, self, method, [v0, y]));
-          f.line = line;
-          f.col = col;
-          return site.call(f.rt, self, [v0, v1], f);
-        };
-      }
-      if (plain && all.length === 1) {
-        const arg = all[0]!;
-        return (f) => {
-          const self = receiver(f);
-          if (isPending(self)) return self.then((obj: Value) => withArguments(f, obj, method));
-          const v = arg(f);
-          if (isPending(v)) return v.then((x: Value) => invoke(f, self, method, [x]));
-          f.line = line;
-          f.col = col;
-          return site.call(f.rt, self, [v], f);
-        };
-      }
-      return (f) => {
-        const self = receiver(f);
-        return isPending(self) ? self.then((obj: Value) => withArguments(f, obj, method)) : withArguments(f, self, method);
-      };
-    }
-    const callee = this.expr(e.func, scope);
-    if (plain && all.length === 2) {
-      const [arg0, arg1] = all as [Expr, Expr];
-      return (f) => {
-        const fn = callee(f);
-        if (isPending(fn)) return fn.then((fv: Value) => withArguments(f, fv, null));
-        const v0 = arg0(f);
-        if (isPending(v0)) return v0.then((x: Value) => after2(arg1(f), (y) => invoke(f, fn, null, [x, y])));
-        const v1 = arg1(f);
-        if (isPending(v1)) return v1.then((y: Value) => invoke(f, fn, null, [v0, y]));
-        f.line = line;
-        f.col = col;
-        if (fn instanceof PyFunction && fn.code.plainArity === 2) {
-          const code = fn.code;
-          const slots = code.emptySlots.slice();
-          slots[code.params[0]!.slot] = v0;
-          slots[code.params[1]!.slot] = v1;
-          return f.rt.callPlain(fn, slots, f);
-        }
-        return f.rt.callValue(fn, [v0, v1], null, f);
-      };
-    }
-    if (plain && all.length === 1) {
-      const arg = all[0]!;
-      return (f) => {
-        const fn = callee(f);
-        if (isPending(fn)) return fn.then((fv: Value) => withArguments(f, fv, null));
-        const v = arg(f);
-        if (isPending(v)) return v.then((x: Value) => invoke(f, fn, null, [x]));
-        f.line = line;
-        f.col = col;
-        if (fn instanceof PyFunction && fn.code.plainArity === 1) {
-          const code = fn.code;
-          const slots = code.emptySlots.slice();
-          slots[code.params[0]!.slot] = v;
-          return f.rt.callPlain(fn, slots, f);
-        }
-        return f.rt.callValue(fn, [v], null, f);
-      };
-    }
-    return (f) => {
-      const fn = callee(f);
-      return isPending(fn) ? fn.then((fv: Value) => withArguments(f, fv, null)) : withArguments(f, fn, null);
-    };
+    return generatorMaker(this, e, outer);
   }
 
   /** The cells a function or generator of scope `inner` closes over, each taken from the defining frame. */
-  private captures(inner: Scope, outer: Scope): ((f: Frame) => Cell)[] {
+  captures(inner: Scope, outer: Scope): ((f: Frame) => Cell)[] {
     return inner.frees.map((variable) => {
       const a = this.info.resolve(outer, variable.name);
       if (a.kind === "local") {
@@ -1809,90 +1009,9 @@ class Compiler implements ClosureCompiler {
       throw new Error(`internal: free variable ${variable.name} has no cell`);
     });
   }
-
-  /** Compiles a def or lambda; returns a closure that makes the function object at run time. */
-  private functionMaker(
-    node: A.Node,
-    name: string,
-    args: A.Arguments,
-    inner: Scope,
-    outer: Scope,
-    isAsync: boolean,
-    isLambda: boolean,
-    bodyStmts: A.Stmt[],
-  ): Expr {
-    const paramOf = (a: A.Arg): Parameter => {
-      const v = inner.declare(a.arg);
-      return { name: a.arg, slot: v.slot, cell: v.isCell };
-    };
-    const positional = [...args.posonlyargs, ...args.args].map(paramOf);
-    const kwonly = args.kwonlyargs.map(paramOf);
-    const paramNames = new Set([...args.posonlyargs, ...args.args, ...args.kwonlyargs, args.vararg, args.kwarg].filter(Boolean).map((a) => a!.arg));
-    const cellSlots = [...inner.variables.values()].filter((v) => v.isCell && !paramNames.has(v.name)).map((v) => v.slot);
-    const code: FunctionCode = {
-      name,
-      posonly: args.posonlyargs.length,
-      params: [...positional, ...kwonly],
-      kwonlyStart: positional.length,
-      vararg: args.vararg ? paramOf(args.vararg) : null,
-      kwarg: args.kwarg ? paramOf(args.kwarg) : null,
-      slotCount: inner.slotCount,
-      plainArity:
-        !isAsync && !args.vararg && !args.kwarg && kwonly.length === 0 && positional.every((p) => !p.cell) ? positional.length : -1,
-      emptySlots: unboundSlots(inner.slotCount),
-      slotsAreArguments: inner.slotCount === positional.length && positional.every((p, i) => p.slot === i && !p.cell) && kwonly.length === 0,
-      cellSlots,
-      body: NO_BODY,
-      unit: null,
-      isAsync,
-      isLambda,
-      doc: isLambda ? null : docstring(bodyStmts),
-    };
-    this.functionBody(node, bodyStmts, inner, code);
-    const captures = this.captures(inner, outer);
-    const defaults = args.defaults.map((d) => this.expr(d, outer));
-    const kwDefaultExprs = args.kwonlyargs.map((a, i) => ({ name: a.arg, expr: args.kwDefaults[i] ? this.expr(args.kwDefaults[i]!, outer) : null }));
-    const withDefaults = kwDefaultExprs.filter((k) => k.expr !== null);
-    // Without defaults (most functions, and lambdas made in a loop): nothing to evaluate, and one
-    // shared empty map of keyword defaults (nothing writes to it).
-    if (defaults.length === 0 && withDefaults.length === 0) {
-      return (f) => new PyFunction(code, NO_DEFAULTS, NO_KW_DEFAULTS, captures.map((c) => c(f)), f.globals);
-    }
-    return (f) =>
-      after2(evalAll([...defaults, ...withDefaults.map((k) => k.expr!)], f) as never, (xs) => {
-        const values = xs as unknown as Value[];
-        const kwDefaults = new Map<string, Value>();
-        withDefaults.forEach((k, i) => kwDefaults.set(k.name, values[defaults.length + i]!));
-        return new PyFunction(code, values.slice(0, defaults.length), kwDefaults, captures.map((c) => c(f)), f.globals);
-      });
-  }
 }
 
 // ------------------------------------------------------------------ small helpers
-
-/** A body's docstring, as CPython finds it: a first statement that is a plain string literal. */
-function docstring(body: readonly A.Stmt[]): string | null {
-  const first = body[0];
-  return first?.kind === "Expr" && first.value.kind === "Constant" && typeof first.value.value === "string" ? first.value.value : null;
-}
-
-/**
- * `next(v)` now, or once `v` settles. For a `next` made at compile time: unlike after2 with an
- * arrow written at the call, nothing is allocated on the synchronous path.
- */
-function then<T, R>(v: T | Pending, next: (x: T) => R): R | Pending {
-  return isPending(v) ? v.then(next) : next(v);
-}
-
-const NO_DEFAULTS: Value[] = [];
-/** The closure of a generator that captures nothing (nothing writes to it). */
-const NO_CELLS: Cell[] = [];
-const NO_KW_DEFAULTS = new Map<string, Value>();
-
-/** Continues with `next(v)` now, or when `v` settles if it is Pending. */
-function after2<T = Value>(v: T | Pending, next: (x: T) => unknown): any {
-  return isPending(v) ? v.then(next) : next(v);
-}
 
 function identical(a: Value, b: Value): boolean {
   if (a === b) return true;

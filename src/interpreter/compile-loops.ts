@@ -1,0 +1,131 @@
+// The closure tier's loops: `while` and `for`, each of which moves to its JS-tier unit once it has
+// run LOOP_TIER_UP heads (a hot loop of a script's first run), entering the unit at its loop head
+// with the frame as it is.
+import type * as A from "../../grammar/ast.js";
+import { DONE, Pending, type Step } from "./objects.js";
+import type { Runtime } from "./runtime.js";
+import { compileLoopUnit, type Unit } from "./codegen.js";
+import { stepper } from "./stepping.js";
+import { BREAK, type Completion, CONTINUE, type Frame, RETURN, type Stmt } from "./frame.js";
+import { codegenMode, LOOP_TIER_UP, MIN_HEADS_PER_RUN, TIER_UP_CALLS } from "./tiering.js";
+import type { Scope } from "./scope.js";
+import { truthy, type Value } from "./values.js";
+import type { CompilerParts } from "./compiler-parts.js";
+import { isPending } from "./closure-eval.js";
+
+/** A loop's way to the JS tier: its heads so far; `enter` null once the tier refused it. */
+interface LoopTier {
+  heads: number;
+  /** The loop's runs so far (each time it starts from its iterable or test). */
+  runs: number;
+  enter: true | null;
+  /** The loop's unit, compiled at the first call (`rt`'s execution then primes its yields). */
+  unit: (rt: Runtime) => Unit | null;
+}
+
+/** Whether a loop past LOOP_TIER_UP heads moves now: one of short runs waits (tiering.ts MIN_HEADS_PER_RUN). */
+function movesNow(tier: LoopTier): boolean {
+  return tier.heads >= MIN_HEADS_PER_RUN * tier.runs || tier.runs >= TIER_UP_CALLS;
+}
+
+export function compileWhile(compiler: CompilerParts, s: A.While, scope: Scope): Stmt {
+  const test = compiler.expr(s.test, scope);
+  const body = compiler.block(s.body, scope);
+  const orelse = s.orelse.length ? compiler.block(s.orelse, scope) : null;
+  const tier = loopTier(compiler, s, scope);
+  const loop = (f: Frame): Completion | Pending => {
+    for (;;) {
+      if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null && movesNow(tier)) {
+        const unit = tier.unit(f.rt);
+        if (unit !== null) return unit.gen(f, unit, 0, undefined, null, false) as Completion | Pending;
+      }
+      if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f));
+      f.rt.tick();
+      const t = test(f);
+      if (isPending(t)) return t.then((v: Value) => (truthy(v) ? afterBody(f, body(f)) : orelse ? orelse(f) : undefined));
+      if (!truthy(t)) return orelse ? orelse(f) : undefined;
+      const r = body(f);
+      if (r === undefined || r === CONTINUE) continue;
+      if (r === BREAK) return undefined;
+      if (r === RETURN) return RETURN;
+      return afterBody(f, r);
+    }
+  };
+  const afterBody = (f: Frame, r: Completion | Pending): Completion | Pending => {
+    if (isPending(r)) return r.then((c: Completion) => afterBody(f, c));
+    if (r === BREAK) return undefined;
+    if (r === RETURN) return RETURN;
+    return loop(f);
+  };
+  return (f) => {
+    tier.runs++;
+    return loop(f);
+  };
+}
+
+/** How a closure-tier loop moves to its JS-tier unit once it has run LOOP_TIER_UP heads. */
+function loopTier(compiler: CompilerParts, s: A.For | A.While, scope: Scope): LoopTier {
+  const tier: LoopTier = {
+    heads: 0,
+    runs: 0,
+    enter: codegenMode === "never" ? null : true,
+    unit: (rt) => {
+      const unit = compileLoopUnit(s, scope, compiler);
+      if (unit === null) tier.enter = null;
+      else rt.primeYields();
+      tier.unit = () => unit;
+      return unit;
+    },
+  };
+  return tier;
+}
+
+export function compileFor(compiler: CompilerParts, s: A.For, scope: Scope): Stmt {
+  const iterable = compiler.expr(s.iter, scope);
+  const store = compiler.store(s.target, scope);
+  const body = compiler.block(s.body, scope);
+  const orelse = s.orelse.length ? compiler.block(s.orelse, scope) : null;
+  const { line, col } = s;
+  const tier = loopTier(compiler, s, scope);
+  const loop = (f: Frame, next: Step): Completion | Pending => {
+    for (;;) {
+      if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null && movesNow(tier)) {
+        const unit = tier.unit(f.rt);
+        if (unit !== null) return unit.gen(f, unit, 0, next, null, false) as Completion | Pending;
+      }
+      if (f.rt.shouldYield()) return f.rt.yieldNow().then(() => loop(f, next));
+      f.rt.tick();
+      // An error of the iterator (a generator expression's) is reported at the `for`, not at the body's last line.
+      f.line = line;
+      f.col = col;
+      const item = next();
+      if (item === DONE) return orelse ? orelse(f) : undefined;
+      if (isPending(item)) {
+        return item.then((x: Value | typeof DONE) => {
+          if (x === DONE) return orelse ? orelse(f) : undefined;
+          const stored = store(f, x);
+          return afterBody(f, next, isPending(stored) ? stored.then(() => body(f)) : body(f));
+        });
+      }
+      const stored = store(f, item);
+      if (isPending(stored)) return stored.then(() => afterBody(f, next, body(f)));
+      const r = body(f);
+      if (r === undefined || r === CONTINUE) continue;
+      if (r === BREAK) return undefined;
+      if (r === RETURN) return RETURN;
+      return afterBody(f, next, r);
+    }
+  };
+  const afterBody = (f: Frame, next: Step, r: Completion | Pending): Completion | Pending => {
+    if (isPending(r)) return r.then((c: Completion) => afterBody(f, next, c));
+    if (r === BREAK) return undefined;
+    if (r === RETURN) return RETURN;
+    return loop(f, next);
+  };
+  return (f) => {
+    tier.runs++;
+    const it = iterable(f);
+    if (isPending(it)) return it.then((v: Value) => loop(f, stepper(v)));
+    return loop(f, stepper(it));
+  };
+}

@@ -1,0 +1,19 @@
+// What the closure compiler's parts (compile-*.ts: loops, try, calls, functions, comprehensions)
+// ask of the compiler (compile.ts): to compile the statements and expressions inside theirs.
+import type * as A from "../../grammar/ast.js";
+import type { ClosureCompiler } from "./codegen.js";
+import type { FunctionCode } from "./function.js";
+import type { Cell, Frame, Stmt, Store } from "./frame.js";
+import type { Scope } from "./scope.js";
+
+export interface CompilerParts extends ClosureCompiler {
+  /** Whether this compilation puts every unit on the JS tier (a kept script that did enough work). */
+  readonly hot: boolean;
+  block(body: A.Stmt[], scope: Scope): Stmt;
+  storeName(id: string, scope: Scope): Store;
+  deleteName(id: string, scope: Scope): (f: Frame) => void;
+  /** The cells a function or generator of scope `inner` closes over, each taken from the defining frame. */
+  captures(inner: Scope, outer: Scope): ((f: Frame) => Cell)[];
+  /** Sets a function's body into its code: closures first, the JS tier when it turns hot. */
+  functionBody(node: A.Node, body: A.Stmt[], scope: Scope, code: FunctionCode): void;
+}
