@@ -15,22 +15,23 @@
 import type * as A from "../../grammar/ast.js";
 import { EXC, PyException, pyError } from "./errors.js";
 import { Pending } from "./objects.js";
-import { type BinaryOp, compare, delItem, equals, getItem, setItem, SliceValue, unary } from "./ops.js";
+import { type BinaryOp, compare, equals, getItem, setItem, SliceValue, unary } from "./ops.js";
 import type { Runtime } from "./runtime.js";
 import { compileUnit, isCompiled, type Unit } from "./codegen.js";
 import { entriesSize } from "./sizes.js";
 import type { FunctionCode } from "./function.js";
-import { isIn, isNotIn, waits } from "./stepping.js";
-import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, freeUnbound, RETURN, type Stmt, type Store, UNBOUND, unboundLocal } from "./frame.js";
+import { isIn, isNotIn } from "./stepping.js";
+import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, RETURN, type Stmt, type Store } from "./frame.js";
 import { answerStatement } from "./answer.js";
 import { codegenMode, isHot, TIER_UP_CALLS } from "./tiering.js";
 import { fusedClosure, negateClosure, operatorClosure } from "./closure-ops.js";
 import { augmentedValue } from "./augmented.js";
 import { constantValue } from "./constant.js";
-import { spliceStarred, unpackItems, unpackWaiting } from "./unpacking.js";
+import { spliceStarred } from "./unpacking.js";
 import { after2, continueWith, enter, evalAll, exactly, isPending, runBlock } from "./closure-eval.js";
 import type { CompilerParts } from "./compiler-parts.js";
 import { compileFor, compileWhile } from "./compile-loops.js";
+import { compileDeleter, compileName, compileStore, deleteName, storeName } from "./compile-targets.js";
 import { compileRaise, compileTry } from "./compile-try.js";
 import { compileCall } from "./compile-call.js";
 import { compileDecorated, functionMaker } from "./compile-function.js";
@@ -305,7 +306,7 @@ class Compiler implements CompilerParts {
       case "Nonlocal":
         return () => undefined;
       case "Delete": {
-        const dels = s.targets.map((t) => this.deleter(t, scope));
+        const dels = s.targets.map((t) => compileDeleter(this, t, scope));
         return (f) => {
           const run = (i: number): Completion | Pending => {
             for (; i < dels.length; i++) {
@@ -352,7 +353,7 @@ class Compiler implements CompilerParts {
     const op = s.op as BinaryOp;
     const target = s.target;
     if (target.kind === "Name") {
-      const load = this.name(target, scope);
+      const load = compileName(this, target, scope);
       const store = this.store(target, scope);
       return (f) => {
         // Loading a name never suspends.
@@ -421,201 +422,22 @@ class Compiler implements CompilerParts {
     };
   }
 
-  // ---------------------------------------------------------------- names
+  // ---------------------------------------------------------------- names and assignment targets (compile-targets.ts)
 
   access(node: A.Name, scope: Scope): Access {
     return this.info.access.get(node) ?? this.info.resolve(scope, node.id);
   }
 
-  private name(node: A.Name, scope: Scope): Expr {
-    const a = this.access(node, scope);
-    const id = node.id;
-    switch (a.kind) {
-      case "global": {
-        // Every frame of one execution shares its Globals: the cell is looked up once per execution.
-        // So is the built-in of that name (`len`, `range`), while no global of the name is bound.
-        let owner = -1;
-        let cell: Cell = new Cell(UNBOUND);
-        let builtin: Value | undefined;
-        return (f) => {
-          if (owner !== f.globals.id) {
-            owner = f.globals.id;
-            cell = f.globals.cell(id);
-            builtin = undefined;
-          }
-          const v = cell.v;
-          return v !== UNBOUND ? v : (builtin ??= f.rt.builtin(id));
-        };
-      }
-      case "local": {
-        const slot = a.variable.slot;
-        if (a.variable.isCell) {
-          return (f) => {
-            const v = (f.slots[slot] as Cell).v;
-            if (v === UNBOUND) throw unboundLocal(id);
-            return v;
-          };
-        }
-        return (f) => {
-          const v = f.slots[slot];
-          if (v === UNBOUND) throw unboundLocal(id);
-          return v as Value;
-        };
-      }
-      case "free": {
-        const index = a.index;
-        return (f) => {
-          const v = f.closure[index]!.v;
-          if (v === UNBOUND) throw freeUnbound(id);
-          return v;
-        };
-      }
-    }
-  }
-
   storeName(id: string, scope: Scope): Store {
-    const a = this.info.resolve(scope, id);
-    switch (a.kind) {
-      case "global": {
-        let owner = -1;
-        let cell: Cell = new Cell(UNBOUND);
-        return (f, v) => {
-          if (owner !== f.globals.id) {
-            owner = f.globals.id;
-            cell = f.globals.cell(id);
-          }
-          cell.v = v;
-        };
-      }
-      case "local": {
-        const slot = a.variable.slot;
-        if (a.variable.isCell) return (f, v) => void ((f.slots[slot] as Cell).v = v);
-        return (f, v) => void (f.slots[slot] = v);
-      }
-      case "free": {
-        const index = a.index;
-        return (f, v) => void (f.closure[index]!.v = v);
-      }
-    }
+    return storeName(this, id, scope);
   }
 
   deleteName(id: string, scope: Scope): (f: Frame) => void {
-    const a = this.info.resolve(scope, id);
-    switch (a.kind) {
-      case "global":
-        return (f) => {
-          if (!f.globals.delete(id)) throw pyError("NameError", `name '${id}' is not defined`);
-        };
-      case "local": {
-        const slot = a.variable.slot;
-        if (a.variable.isCell) return (f) => void ((f.slots[slot] as Cell).v = UNBOUND);
-        return (f) => void (f.slots[slot] = UNBOUND);
-      }
-      case "free": {
-        const index = a.index;
-        return (f) => void (f.closure[index]!.v = UNBOUND);
-      }
-    }
+    return deleteName(this, id, scope);
   }
-
-  // ---------------------------------------------------------------- assignment targets
 
   store(target: A.Expr, scope: Scope): Store {
-    switch (target.kind) {
-      case "Name":
-        return this.storeName(target.id, scope);
-      case "Subscript": {
-        const container = this.expr(target.value, scope);
-        const key = this.subscriptKey(target.slice, scope);
-        return (f, v) => {
-          const c = container(f);
-          if (isPending(c)) return c.then((cv: Value) => after2(key(f), (k) => setItem(cv, k, v, f.rt.budget)));
-          const k = key(f);
-          if (isPending(k)) return k.then((kv: Value) => setItem(c, kv, v, f.rt.budget));
-          setItem(c, k, v, f.rt.budget);
-        };
-      }
-      case "Attribute":
-        return () => {
-          throw pyError("AttributeError", "attribute assignment is not supported in the sandbox; use a dict and d['key'] = value");
-        };
-      case "Tuple":
-      case "List":
-        return this.unpack(target.elts, scope);
-      case "Starred":
-        return this.store(target.value, scope);
-    }
-    throw new Error(`internal: the parser let through an assignment to ${target.kind}`);
-  }
-
-  private unpack(elts: A.Expr[], scope: Scope): Store {
-    const starAt = elts.findIndex((e) => e.kind === "Starred");
-    const stores = elts.map((e) => this.store(e, scope));
-    /** Stores values[i:] into the targets from the ith (no closure unless one suspends). */
-    const assign = (f: Frame, values: Value[], i: number): void | Pending => {
-      for (; i < stores.length; i++) {
-        const r = stores[i]!(f, values[i]!);
-        if (isPending(r)) {
-          const next = i + 1;
-          return r.then(() => assign(f, values, next));
-        }
-      }
-    };
-    const general: Store = (f, v) => (waits(v) ? continueWith(unpackWaiting(f.rt, v, elts.length, starAt), (items: Value[]) => assign(f, items, 0)) : assign(f, unpackItems(f.rt, v, elts.length, starAt), 0));
-    if (starAt >= 0 || !elts.every((e) => e.kind === "Name")) return general;
-    // `a, b = pair`, `for k, v in d.items()`: a tuple or list of as many items straight into
-    // names, with unpackItems' step per item (storing a name cannot change the list).
-    const count = elts.length;
-    const slots = elts.map((e) => this.plainSlot(e, scope));
-    // The commonest, two local names, writes the slots itself; the others go through their stores.
-    if (count === 2 && slots.every((s) => s !== null)) {
-      const [s0, s1] = slots as [number, number];
-      return (f, v) => {
-        if ((v instanceof PyTuple || v instanceof PyList) && v.items.length === 2) {
-          f.rt.budget.step(2);
-          const items = v.items;
-          f.slots[s0] = items[0]!;
-          f.slots[s1] = items[1]!;
-          return;
-        }
-        return general(f, v);
-      };
-    }
-    return (f, v) => {
-      if ((v instanceof PyTuple || v instanceof PyList) && v.items.length === count) {
-        f.rt.budget.step(count);
-        const items = v.items;
-        for (let i = 0; i < count; i++) stores[i]!(f, items[i]!);
-        return;
-      }
-      return general(f, v);
-    };
-  }
-
-  private deleter(target: A.Expr, scope: Scope): (f: Frame) => void | Pending {
-    switch (target.kind) {
-      case "Name":
-        return this.deleteName(target.id, scope);
-      case "Subscript": {
-        const container = this.expr(target.value, scope);
-        const key = this.subscriptKey(target.slice, scope);
-        return (f) => {
-          const parts = evalAll([container, key], f);
-          if (isPending(parts)) return parts.then(([c, k]: Value[]) => delItem(c!, k!, f.rt.budget));
-          delItem(parts[0]!, parts[1]!, f.rt.budget);
-        };
-      }
-      case "Tuple":
-      case "List": {
-        const dels = target.elts.map((e) => this.deleter(e, scope));
-        return (f) => {
-          for (const d of dels) d(f);
-        };
-      }
-    }
-    return () => {
-      throw pyError("AttributeError", "attribute deletion is not supported in the sandbox");
-    };
+    return compileStore(this, target, scope);
   }
 
   // ---------------------------------------------------------------- expressions
@@ -627,7 +449,7 @@ class Compiler implements CompilerParts {
         return () => v;
       }
       case "Name":
-        return this.name(e, scope);
+        return compileName(this, e, scope);
       case "BinOp": {
         const left = this.expr(e.left, scope);
         const right = this.expr(e.right, scope);
@@ -789,7 +611,7 @@ class Compiler implements CompilerParts {
     return (f) => after2(evalAll(exprs, f) as Value[] | Pending as never, (values) => spliceStarred(f.rt, values as unknown as Value[], starred, reword) as unknown as Value) as Value[] | Pending;
   }
 
-  private subscriptKey(slice: A.Expr, scope: Scope): Expr {
+  subscriptKey(slice: A.Expr, scope: Scope): Expr {
     if (slice.kind !== "Slice") return this.expr(slice, scope);
     const none: Expr = () => null;
     const parts = [slice.lower, slice.upper, slice.step].map((p) => (p ? this.expr(p, scope) : none));
@@ -804,7 +626,7 @@ class Compiler implements CompilerParts {
   }
 
   /** A local variable's slot, when `e` reads one that no inner function captures. */
-  private plainSlot(e: A.Expr, scope: Scope): number | null {
+  plainSlot(e: A.Expr, scope: Scope): number | null {
     if (e.kind !== "Name") return null;
     const a = this.access(e, scope);
     return a.kind === "local" && !a.variable.isCell ? a.variable.slot : null;
