@@ -137,8 +137,8 @@ async function load(store: boolean): Promise<LoadRow[]> {
 
 // ------------------------------------------------------------------ telemetry under load
 
-const TELEMETRY_ROUNDS = QUICK ? 1 : 3;
-const TELEMETRY_SECONDS = QUICK ? 1.5 : 4;
+const TELEMETRY_ROUNDS = QUICK ? 1 : 6;
+const TELEMETRY_SECONDS = QUICK ? 1.5 : 2.5;
 
 /** The CLI gateways compared: telemetry off, and traces (OTLP/HTTP protobuf to the sink) with metrics, of all requests or of a tenth. */
 const TELEMETRY_VARIANTS = (otlp: string): [string, NodeJS.ProcessEnv | null][] => [
