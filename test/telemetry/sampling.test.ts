@@ -3,22 +3,9 @@
 // upstream servers; OTEL_TRACES_SAMPLER=always_off makes no spans yet still passes the trace on.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReceivedSpan } from "./otlp-receiver.js";
-import { runScript, type Stack, startStack } from "./stack.js";
+import { arrivedSpan, runScript, type Stack, startStack } from "./stack.js";
 
 const PING = "RESULT = rec.ping(ms=1)";
-
-/** Flushes until a span matching `test` has arrived. */
-async function arrived(stack: Stack, test: (s: ReceivedSpan) => boolean): Promise<ReceivedSpan> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await stack.telemetry.tracing!.flush();
-    const found = stack.receiver!.spans.find(test);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`the span did not arrive; got: ${stack.receiver!.spans.map((s) => s.name).join(", ")}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** The trace id, parent span id and flags of a traceparent. */
 function parts(traceparent: string | undefined): { traceId: string; spanId: string; flags: string } {
@@ -42,9 +29,9 @@ describe("sampling with the default sampler (parentbased_always_on)", () => {
     expect(await runScript(stack.url, PING)).toContain("Execution completed successfully.");
     const sent = parts(stack.rec.traceparents.at(-1));
     expect(sent.flags).toBe("01");
-    const request = await arrived(stack, (s) => s.spanId === sent.spanId);
+    const request = await arrivedSpan(stack, "of the request", (s) => s.spanId === sent.spanId);
     expect(request).toMatchObject({ traceId: sent.traceId, parentSpanId: "", name: "POST /v1/mcp/tool/execute" });
-    const execution = await arrived(stack, (s) => s.traceId === sent.traceId && s.name === "executeToolCode");
+    const execution = await arrivedSpan(stack, "of the execution", (s) => s.traceId === sent.traceId && s.name === "executeToolCode");
     expect(execution.parentSpanId).toBe(request.spanId);
   });
 
@@ -58,7 +45,7 @@ describe("sampling with the default sampler (parentbased_always_on)", () => {
     // A sampled request after it: once its spans are in, the unsampled one's would be too.
     await runScript(stack.url, PING);
     const next = parts(stack.rec.traceparents.at(-1));
-    await arrived(stack, (s) => s.traceId === next.traceId && s.name === "executeToolCode");
+    await arrivedSpan(stack, "of the sampled execution", (s) => s.traceId === next.traceId && s.name === "executeToolCode");
     expect(stack.receiver!.spans.filter((s) => s.traceId === traceId)).toEqual([]);
   });
 });

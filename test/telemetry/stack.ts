@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS, Gateway } from "../../src/gateway/gateway.js";
 import { DEFAULT_LIMITS, type Limits } from "../../src/interpreter/index.js";
 import { resolveTelemetry, startTelemetry, type Telemetry } from "../../src/telemetry/index.js";
 import { parseClientConfig } from "../../src/upstream/config.js";
-import { type Receiver, startReceiver } from "./otlp-receiver.js";
+import { type ReceivedSpan, type Receiver, startReceiver } from "./otlp-receiver.js";
 import { type RecordingServer, startRecordingServer } from "./recording-server.js";
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
@@ -82,4 +82,19 @@ export async function runScript(url: string, code: string, headers: Record<strin
   const text = await response.text();
   if (!response.ok) throw new Error(`HTTP ${response.status}: ${text}`);
   return (JSON.parse(text) as { content: string }).content;
+}
+
+/**
+ * Flushes until a span matching `test` has arrived, and returns it (a request's span is made just
+ * after its answer). `what` names it in the error when none comes within `deadlineMs`.
+ */
+export async function arrivedSpan(stack: Stack, what: string, test: (s: ReceivedSpan) => boolean, deadlineMs = 10_000): Promise<ReceivedSpan> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    await stack.telemetry.tracing!.flush();
+    const found = stack.receiver!.spans.find(test);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no span ${what} arrived; got: ${stack.receiver!.spans.map((s) => s.name).join(", ")}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedProvider, type ScriptedProvider, textReply, toolCall, toolCallsReply } from "../fixtures/scripted-provider.js";
 import type { ReceivedSpan } from "./otlp-receiver.js";
-import { runScript, type Stack, startStack } from "./stack.js";
+import { arrivedSpan, runScript, type Stack, startStack } from "./stack.js";
 
 const PARALLEL = [
   "import asyncio",
@@ -18,16 +18,9 @@ const PARALLEL = [
   "RESULT = asyncio.run(main())",
 ].join("\n");
 
-/** Flushes until a span named `name` has arrived (the request's span ends just after its answer). */
-async function spanNamed(stack: Stack, name: string, deadlineMs = 10_000): Promise<ReceivedSpan> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    await stack.telemetry.tracing!.flush();
-    const found = stack.receiver!.spans.find((s) => s.name === name);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no span '${name}' arrived; got: ${stack.receiver!.spans.map((s) => s.name).join(", ")}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** The first span named `name` to arrive. */
+function spanNamed(stack: Stack, name: string): Promise<ReceivedSpan> {
+  return arrivedSpan(stack, `'${name}'`, (s) => s.name === name);
 }
 
 function callerTrace(): { traceId: string; spanId: string; header: string } {
@@ -172,13 +165,8 @@ describe.each([
     const caller = callerTrace();
     const code = "try:\n    rec.fail()\nexcept ToolError:\n    pass\nwhile True:\n    pass";
     expect(await runScript(stack.url, code, { traceparent: caller.header })).toContain("max_steps");
-    await stack.telemetry.tracing!.flush();
-    const deadline = Date.now() + 5000;
-    let spans: ReceivedSpan[] = [];
-    while (Date.now() < deadline && !(spans = stack.receiver!.spans.filter((s) => s.traceId === caller.traceId)).some((s) => s.name === "rec.fail")) {
-      await new Promise((r) => setTimeout(r, 20));
-      await stack.telemetry.tracing!.flush();
-    }
+    await arrivedSpan(stack, "'rec.fail'", (s) => s.traceId === caller.traceId && s.name === "rec.fail", 5000);
+    const spans = stack.receiver!.spans.filter((s) => s.traceId === caller.traceId);
     const execution = spans.find((s) => s.name === "executeToolCode")!;
     const fail = spans.find((s) => s.name === "rec.fail")!;
     expect(execution.attributes).toMatchObject({ "codemode.outcome": "max_steps_limit", "error.type": "ResourceLimitError", "codemode.tool_call_count": 1 });
