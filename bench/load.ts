@@ -27,6 +27,7 @@ import { UNRESTRICTED } from "../src/gateway/caller.js";
 import { type BenchGateway, edgeClients, ms, postToolCall, QUICK, runScript, startGateway, toolCallBody, WRITE } from "./harness.js";
 import { median, writeSection } from "./results.js";
 import { listeningUrl } from "../test/gateway/listening.js";
+import { type SteadyResult, steadyLoad } from "./steady-load.js";
 
 const GATEWAY_CLI = fileURLToPath(new URL("../src/cli/gateway.js", import.meta.url));
 const SERVE = fileURLToPath(new URL("./serve.js", import.meta.url));
@@ -150,12 +151,20 @@ const TELEMETRY_VARIANTS = (otlp: string): [string, NodeJS.ProcessEnv | null][] 
   ],
 ];
 
+/** The steady load's rate, a fifth to a third of what the gateway serves flat out here. */
+const STEADY_RATE = 1000;
+const STEADY_SECONDS = QUICK ? 1 : 3;
+
 interface TelemetryRow {
   script: string;
   variant: string;
   rps: number;
   p50: number;
   p99: number;
+  /** Latency at STEADY_RATE requests/s (steady-load.ts), medians over the rounds. */
+  steadyP50: number;
+  steadyP99: number;
+  steadyFailed: number;
 }
 
 /** Each variant under load in turn (the order turning each round), TELEMETRY_ROUNDS times; medians. */
@@ -170,15 +179,27 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
     const rows: TelemetryRow[] = [];
     for (const [script, code] of SCRIPTS) {
       const results = variants.map((): AutocannonResult[] => []);
+      const steady = variants.map((): SteadyResult[] => []);
       for (let round = 0; round < TELEMETRY_ROUNDS; round++) {
         for (let v = 0; v < variants.length; v++) {
           const i = (v + round) % variants.length;
           results[i]!.push(await loadOf(started[i]!.url, code, TELEMETRY_SECONDS));
+          steady[i]!.push(await steadyLoad(`${started[i]!.url}/v1/mcp/tool/execute`, toolCallBody("executeToolCode", { code }), STEADY_RATE, STEADY_SECONDS));
         }
       }
       variants.forEach(([variant], i) => {
         const runs = results[i]!;
-        rows.push({ script, variant, rps: median(runs.map((r) => r.requests.average)), p50: median(runs.map((r) => r.latency.p50)), p99: median(runs.map((r) => r.latency.p99)) });
+        const steadyRuns = steady[i]!;
+        rows.push({
+          script,
+          variant,
+          rps: median(runs.map((r) => r.requests.average)),
+          p50: median(runs.map((r) => r.latency.p50)),
+          p99: median(runs.map((r) => r.latency.p99)),
+          steadyP50: median(steadyRuns.map((r) => r.p50)),
+          steadyP99: median(steadyRuns.map((r) => r.p99)),
+          steadyFailed: steadyRuns.reduce((n, r) => n + r.failed, 0),
+        });
       });
     }
     return rows;
@@ -348,6 +369,15 @@ async function main(): Promise<void> {
       return `| ${r.script} | ${r.variant} | ${r.rps.toFixed(0)} | ${versus(r.rps, off.rps)} | ${ms(r.p50)} | ${versus(r.p50, off.p50)} | ${ms(r.p99)} |`;
     }),
   ].join("\n");
+  const steadyTable = [
+    `| ${STEADY_RATE} requests/s, CLI gateway | telemetry | latency p50 | vs off | latency p99 | vs off | failed |`,
+    "|---|---|---:|---:|---:|---:|---:|",
+    ...telemetryRows.map((r) => {
+      const off = offOf(r.script);
+      const versus = (a: number, b: number) => (r.variant === "off" ? "" : pct(a / b - 1));
+      return `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r.steadyP50, off.steadyP50)} | ${ms(r.steadyP99)} | ${versus(r.steadyP99, off.steadyP99)} | ${r.steadyFailed} |`;
+    }),
+  ].join("\n");
   // Fairness, then memory, on one gateway in this process.
   const bench = await startGateway();
   let fair: Fairness;
@@ -410,6 +440,13 @@ async function main(): Promise<void> {
       "At 50 connections the gateway's one thread is busy all the time, so whatever telemetry adds to a request's CPU " +
       "comes off the requests per second, and the p50 (queueing, mostly) grows with it; a request the sampler drops " +
       "makes no spans. Autocannon reports latency in whole milliseconds: a p50 of a few ms moves in steps of 1 ms.",
+    "",
+    steadyTable,
+    "",
+    `The same gateways at a steady ${STEADY_RATE} requests/s (after each autocannon turn, ${STEADY_SECONDS} s each, the same ` +
+      "rounds; medians): an open loop (bench/steady-load.ts) sends each request when it is due, whatever the answers do, " +
+      "and times each in microseconds from the moment it leaves, so the gateway has spare time between requests, as one " +
+      "under a partial load does. Then what telemetry adds to a request's CPU shows in its latency, not in a queue.",
     "",
     "### Fairness",
     "",
