@@ -5,7 +5,7 @@
 // What may run unattended: the read-only meta-tools always; a direct tool in its client's
 // tools_to_auto_execute; executeToolCode when the pre-flight analysis finds only such tools. The
 // gateway re-checks every call as it is made (`unattended`), which is what actually holds.
-import { ToolNames } from "../codemode/names.js";
+import { toolNamesOf } from "../codemode/names.js";
 import { type Caller, UNRESTRICTED } from "../gateway/caller.js";
 import type { TraceContext } from "../upstream/trace-context.js";
 import { type Gateway, type GatewayTool, NeedsApprovalError } from "../gateway/gateway.js";
@@ -235,7 +235,7 @@ export function preflightInput(gateway: Gateway, caller: Caller): Parameters<typ
   for (const server of gateway.catalogFor(caller).servers) {
     const connection = gateway.manager.get(server.name);
     if (!connection) continue;
-    const names = new ToolNames(connection.tools.filter((t) => gateway.permitted(UNRESTRICTED, server.name, t.name)).map((t) => t.name));
+    const names = toolNamesOf(connection.tools.filter((t) => gateway.permitted(UNRESTRICTED, server.name, t.name)));
     servers.set(server.name, (python) => names.upstream(python));
   }
   return {

@@ -11,7 +11,7 @@ import type { TraceContext } from "../upstream/trace-context.js";
 import { type MediaPlan, mediaFields } from "./media.js";
 import type { MediaCodecs } from "./media-codecs.js";
 import { ToolSignature } from "./binding.js";
-import { canonicalName, ToolNames } from "./names.js";
+import { canonicalName, toolNamesOf } from "./names.js";
 import { normalizeResult } from "./normalize.js";
 
 /** A tool call a script is about to make, as a pre-call hook sees (and may rewrite) it. */
@@ -148,7 +148,7 @@ export function buildHosts(options: BridgeOptions): Hosts {
   for (const connection of options.connections) {
     const server = connection.name;
     const tools = connection.tools.filter((t) => options.visible(server, t.name));
-    const names = new ToolNames(tools.map((t) => t.name));
+    const names = toolNamesOf(tools);
     const byName = new Map(tools.map((t) => [t.name, t]));
     const methods: Record<string, HostMethod> = {};
     for (const [python, upstream] of names.entries()) {

@@ -2,7 +2,7 @@
 // tool with its Python name. The meta-tools are pure functions over a Catalog.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { UpstreamConnection } from "../upstream/connection.js";
-import { ToolNames } from "./names.js";
+import { toolNamesOf, toolsKey } from "./names.js";
 import type { Shape } from "./shape.js";
 
 export interface CatalogTool {
@@ -35,16 +35,6 @@ export interface Catalog {
   key?: string;
 }
 
-/** A number per upstream tool object: a tools/list_changed brings new objects, so new numbers. */
-const toolIds = new WeakMap<Tool, number>();
-let nextToolId = 0;
-
-function toolId(tool: Tool): number {
-  let id = toolIds.get(tool);
-  if (id === undefined) toolIds.set(tool, (id = nextToolId++));
-  return id;
-}
-
 /** The shape learned for a tool, if any (the gateway's book of shapes). */
 export type ObservedShapes = (server: string, tool: string) => Shape | undefined;
 
@@ -63,8 +53,9 @@ export function buildCatalog(
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((s) => {
         const tools = s.tools.filter((t) => visible(s.name, t.name));
-        key.push(`${JSON.stringify(s.name)}:${tools.map(toolId).join(",")}`);
-        const names = new ToolNames(tools.map((t) => t.name));
+        const ids = toolsKey(tools);
+        key.push(`${JSON.stringify(s.name)}:${ids}`);
+        const names = toolNamesOf(tools, ids);
         return {
           name: s.name,
           instructions: s.instructions,

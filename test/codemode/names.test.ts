@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { keywords } from "../../grammar/tokens.js";
-import { canonicalName, isIdentifier, ToolNames } from "../../src/codemode/names.js";
+import { canonicalName, isIdentifier, ToolNames, toolNamesOf, toolsKey } from "../../src/codemode/names.js";
 
 describe("tool names", () => {
   it.each([
@@ -63,5 +63,22 @@ describe("tool names", () => {
       }
     }
     expect(count).toBe(487);
+  });
+
+  it("toolNamesOf names a list of tools as new ToolNames does, once for each list of tool objects", () => {
+    const tools = ["get-sum", "get_sum", "Get Sum", "import", "3d"].map((name) => ({ name }));
+    const names = toolNamesOf(tools);
+    expect(names.entries()).toEqual(new ToolNames(tools.map((t) => t.name)).entries());
+    // Another array of the same objects: the same ToolNames; a list that differs anywhere: another.
+    expect(toolNamesOf([...tools])).toBe(names);
+    expect(toolNamesOf(tools.slice(1))).not.toBe(names);
+    expect(toolNamesOf(tools.slice(1)).canonical("get_sum")).toBe("get_sum");
+    expect(names.canonical("get_sum")).toBe("get_sum_2");
+    // New objects (a tools/list_changed), even of the same names: named afresh.
+    const renamed = [{ name: "get-total" }, ...tools.slice(1)];
+    expect(toolNamesOf(renamed).canonical("get-total")).toBe("get_total");
+    expect(toolNamesOf(tools.map((t) => ({ ...t })))).not.toBe(names);
+    expect(toolsKey(tools)).toBe(toolsKey([...tools]));
+    expect(toolsKey(tools)).not.toBe(toolsKey(tools.slice().reverse()));
   });
 });
