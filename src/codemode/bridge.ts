@@ -5,13 +5,13 @@
 // come back normalized to Python values (SPEC §3).
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { EXC, type HostCallContext, type HostMethod, type Hosts, type Limits, pyError, PyException, type Value } from "../interpreter/index.js";
+import { EXC, type HostCallContext, type HostMethod, HostMethodTable, type Hosts, type Limits, pyError, PyException, type Value } from "../interpreter/index.js";
 import { type UpstreamConnection, UpstreamError } from "../upstream/connection.js";
 import type { TraceContext } from "../upstream/trace-context.js";
 import { type MediaPlan, mediaFields } from "./media.js";
 import type { MediaCodecs } from "./media-codecs.js";
 import { ToolSignature } from "./binding.js";
-import { canonicalName, toolNamesOf } from "./names.js";
+import { boundTools, canonicalName } from "./names.js";
 import { normalizeResult } from "./normalize.js";
 
 /** A tool call a script is about to make, as a pre-call hook sees (and may rewrite) it. */
@@ -142,19 +142,19 @@ function toolError(server: string, tool: string, message: string): PyException {
   return error;
 }
 
-/** The host objects for one execution: one per visible server, one method per visible tool. */
+/**
+ * The host objects for one execution: one per visible server, one method per visible tool, each
+ * made when the script first reaches it (a server of 500 tools made 500 closures per execution).
+ */
 export function buildHosts(options: BridgeOptions): Hosts {
   const hosts: Hosts = {};
   for (const connection of options.connections) {
     const server = connection.name;
-    const tools = connection.tools.filter((t) => options.visible(server, t.name));
-    const names = toolNamesOf(tools);
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    const methods: Record<string, HostMethod> = {};
-    for (const [python, upstream] of names.entries()) {
-      methods[python] = (args, kwargs, context) => callTool(options, connection, byName.get(upstream)!, python, args, kwargs, context);
-    }
-    hosts[server] = methods;
+    const bound = boundTools(connection.tools.filter((t) => options.visible(server, t.name)));
+    hosts[server] = new HostMethodTable(bound, (python): HostMethod => {
+      const tool = bound.get(python)!;
+      return (args, kwargs, context) => callTool(options, connection, tool, python, args, kwargs, context);
+    });
   }
   return hosts;
 }

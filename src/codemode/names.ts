@@ -69,10 +69,26 @@ export function toolsKey(tools: readonly { name: string }[]): string {
   return tools.map(toolId).join(",");
 }
 
-/** ToolNames lately made, by the tool objects they name (toolsKey). */
-const MADE = new Map<string, ToolNames>();
+/** What was made for a list of tool objects: its ToolNames, and the tools bound by name (boundTools). */
+interface Made {
+  names: ToolNames;
+  bound?: ReadonlyMap<string, { name: string }>;
+}
+
+/** Lists of tools lately named, by toolsKey (their bound tools held with them: at most MADE_KEPT lists). */
+const MADE = new Map<string, Made>();
 /** As many tool lists as a gateway's servers, visible in a few ways, are likely to make. */
 const MADE_KEPT = 64;
+
+function madeFor(tools: readonly { name: string }[], key: string): Made {
+  let made = MADE.get(key);
+  if (made === undefined) {
+    made = { names: new ToolNames(tools.map((t) => t.name)) };
+    if (MADE.size >= MADE_KEPT) MADE.delete(MADE.keys().next().value!);
+    MADE.set(key, made);
+  }
+  return made;
+}
 
 /**
  * The ToolNames of `tools`, as `new ToolNames` makes them, made once for a list seen lately (an
@@ -81,11 +97,16 @@ const MADE_KEPT = 64;
  * 500. `key` is toolsKey(tools), when the caller has it already.
  */
 export function toolNamesOf(tools: readonly { name: string }[], key = toolsKey(tools)): ToolNames {
-  let names = MADE.get(key);
-  if (names === undefined) {
-    names = new ToolNames(tools.map((t) => t.name));
-    if (MADE.size >= MADE_KEPT) MADE.delete(MADE.keys().next().value!);
-    MADE.set(key, names);
+  return madeFor(tools, key).names;
+}
+
+/** Each Python name of `tools` (canonical or alias) to the tool it calls; made once per list, as toolNamesOf. */
+export function boundTools<T extends { name: string }>(tools: readonly T[]): ReadonlyMap<string, T> {
+  const made = madeFor(tools, toolsKey(tools));
+  if (made.bound === undefined) {
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    made.bound = new Map(made.names.entries().map(([python, upstream]) => [python, byName.get(upstream)!]));
   }
-  return names;
+  // The key names these very objects, so the tools bound are of this list's type.
+  return made.bound as ReadonlyMap<string, T>;
 }

@@ -16,7 +16,7 @@ import { describeThrown, exceptionMessage, tracebackText } from "./error-text.js
 import { moduleFrom, STANDARD_MODULES } from "./modules/index.js";
 import { scriptEnv, sysModule } from "./modules/sys.js";
 import { workspaceModule, type WorkspaceOptions } from "./modules/workspace.js";
-import { HostObject, type HostMethod, Pending } from "./objects.js";
+import { HostMethodTable, HostObject, type HostMethod, Pending } from "./objects.js";
 import { setLongTimeout } from "./ownership.js";
 import { waitForSlice } from "./scheduler.js";
 import { getAttribute, Runtime, type ToolCallRecord } from "./runtime.js";
@@ -48,8 +48,11 @@ export interface SandboxResult {
   hints?: string[];
 }
 
-/** Host objects: a global name -> its methods (each returns a promise of a JSON-like value). */
-export type Hosts = Record<string, Record<string, HostMethod>>;
+/**
+ * Host objects: a global name -> its methods (each returns a promise of a JSON-like value), as a
+ * record or as a HostMethodTable that makes each method when the script first reaches it.
+ */
+export type Hosts = Record<string, Record<string, HostMethod> | HostMethodTable>;
 
 export interface ExecuteOptions {
   limits?: Partial<Limits>;
@@ -244,7 +247,9 @@ async function run(source: string, options: ExecuteOptions, limits: Limits, star
   const workspace = options.workspace;
   if (workspace) modules.set("workspace", () => moduleFrom("workspace", workspaceModule(workspace)));
   const hosts = new Map<string, HostObject>();
-  for (const [name, methods] of Object.entries(options.hosts ?? {})) hosts.set(name, new HostObject(name, new Map(Object.entries(methods))));
+  for (const [name, methods] of Object.entries(options.hosts ?? {})) {
+    hosts.set(name, new HostObject(name, methods instanceof HostMethodTable ? methods : new Map(Object.entries(methods))));
+  }
   // Counted as sharing the CPU from here until rt.finish() in the finally below.
   const rt = (state.rt = new Runtime({
     budget,

@@ -19,6 +19,7 @@ export { EXC, PyException, pyError, ResourceLimitError } from "./errors.js";
 export { describeThrown } from "./error-text.js";
 export { stringifyPlain } from "./boundary.js";
 export type { HostCallContext, HostMethod } from "./objects.js";
+export { HostMethodTable } from "./objects.js";
 export type { NativeContext, NativeFn } from "./native.js";
 export type { DType } from "./tensor.js";
 export { DTYPES, dtypeOfStorage, MAX_DIMS, shapeSize, Tensor } from "./tensor.js";

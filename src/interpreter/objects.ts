@@ -238,11 +238,46 @@ export interface HostCallContext {
 /** A method the host provides: called with Python-side arguments converted to plain JS values. */
 export type HostMethod = (args: unknown[], kwargs: Record<string, unknown>, context: HostCallContext) => Promise<unknown>;
 
+/** A server's methods by Python name, as a HostObject reads them: a Map, or a HostMethodTable. */
+export interface HostMethods {
+  has(name: string): boolean;
+  get(name: string): HostMethod | undefined;
+  keys(): Iterable<string>;
+}
+
+/**
+ * A server's methods for one execution, each made when the script first reaches it: a server may
+ * have hundreds of tools and a script calls a few. `bound` holds the Python names (what each
+ * calls, for `make`), and may be shared by many executions; `make` makes one execution's method.
+ */
+export class HostMethodTable implements HostMethods {
+  private readonly made = new Map<string, HostMethod>();
+
+  constructor(
+    private readonly bound: ReadonlyMap<string, unknown>,
+    private readonly make: (name: string) => HostMethod,
+  ) {}
+
+  has(name: string): boolean {
+    return this.bound.has(name);
+  }
+
+  get(name: string): HostMethod | undefined {
+    let method = this.made.get(name);
+    if (method === undefined && this.bound.has(name)) this.made.set(name, (method = this.make(name)));
+    return method;
+  }
+
+  keys(): Iterable<string> {
+    return this.bound.keys();
+  }
+}
+
 /** An upstream server as a global: `srv.tool(...)`, `srv.tool_async(...)`. */
 export class HostObject extends PyObject {
   constructor(
     readonly name: string,
-    readonly methods: ReadonlyMap<string, HostMethod>,
+    readonly methods: HostMethods,
   ) {
     super();
   }
