@@ -178,13 +178,14 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
     }
     const rows: TelemetryRow[] = [];
     for (const [script, code] of SCRIPTS) {
+      const body = toolCallBody("executeToolCode", { code });
       const results = variants.map((): AutocannonResult[] => []);
       const steady = variants.map((): SteadyResult[] => []);
       for (let round = 0; round < TELEMETRY_ROUNDS; round++) {
         for (let v = 0; v < variants.length; v++) {
           const i = (v + round) % variants.length;
           results[i]!.push(await loadOf(started[i]!.url, code, TELEMETRY_SECONDS));
-          steady[i]!.push(await steadyLoad(`${started[i]!.url}/v1/mcp/tool/execute`, toolCallBody("executeToolCode", { code }), STEADY_RATE, STEADY_SECONDS));
+          steady[i]!.push(await steadyLoad(`${started[i]!.url}/v1/mcp/tool/execute`, body, STEADY_RATE, STEADY_SECONDS));
         }
       }
       variants.forEach(([variant], i) => {
@@ -359,24 +360,26 @@ async function main(): Promise<void> {
     await sink.close();
   }
   const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
-  const offOf = (script: string) => telemetryRows.find((r) => r.script === script && r.variant === "off")!;
+  /** A row's figure against the same script's with telemetry off (nothing on the off row itself). */
+  const versus = (r: TelemetryRow, figure: (row: TelemetryRow) => number) => {
+    if (r.variant === "off") return "";
+    const off = telemetryRows.find((o) => o.script === r.script && o.variant === "off")!;
+    return pct(figure(r) / figure(off) - 1);
+  };
   const telemetryTable = [
     `| ${CONNECTIONS} connections, CLI gateway | telemetry | requests/s | vs off | latency p50 | vs off | latency p99 |`,
     "|---|---|---:|---:|---:|---:|---:|",
-    ...telemetryRows.map((r) => {
-      const off = offOf(r.script);
-      const versus = (a: number, b: number) => (r.variant === "off" ? "" : pct(a / b - 1));
-      return `| ${r.script} | ${r.variant} | ${r.rps.toFixed(0)} | ${versus(r.rps, off.rps)} | ${ms(r.p50)} | ${versus(r.p50, off.p50)} | ${ms(r.p99)} |`;
-    }),
+    ...telemetryRows.map(
+      (r) => `| ${r.script} | ${r.variant} | ${r.rps.toFixed(0)} | ${versus(r, (x) => x.rps)} | ${ms(r.p50)} | ${versus(r, (x) => x.p50)} | ${ms(r.p99)} |`,
+    ),
   ].join("\n");
   const steadyTable = [
     `| ${STEADY_RATE} requests/s, CLI gateway | telemetry | latency p50 | vs off | latency p99 | vs off | failed |`,
     "|---|---|---:|---:|---:|---:|---:|",
-    ...telemetryRows.map((r) => {
-      const off = offOf(r.script);
-      const versus = (a: number, b: number) => (r.variant === "off" ? "" : pct(a / b - 1));
-      return `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r.steadyP50, off.steadyP50)} | ${ms(r.steadyP99)} | ${versus(r.steadyP99, off.steadyP99)} | ${r.steadyFailed} |`;
-    }),
+    ...telemetryRows.map(
+      (r) =>
+        `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r, (x) => x.steadyP50)} | ${ms(r.steadyP99)} | ${versus(r, (x) => x.steadyP99)} | ${r.steadyFailed} |`,
+    ),
   ].join("\n");
   // Fairness, then memory, on one gateway in this process.
   const bench = await startGateway();
