@@ -1,13 +1,19 @@
-// The engines bench:interpreter runs inside its own process: ours (both tiers, or closures
-// only), Monty and Pyodide. Each run gives the script's RESULT as JSON, for the cross-check
+// The engines bench:interpreter runs inside its own process: ours (both tiers; both tiers as
+// with shapes never seen; or closures only), Monty and Pyodide. Each run gives the script's RESULT as JSON, for the cross-check
 // against CPython.
 import { Monty } from "@pydantic/monty";
 import { loadPyodide } from "pyodide";
 import { setCodegen } from "../../src/interpreter/compile.js";
 import { execute } from "../../src/interpreter/execute.js";
+import { setTextSharing } from "../../src/interpreter/unit-texts.js";
 import { plain } from "./plain.js";
 
-export type InProcessEngine = "ours" | "closures" | "monty" | "pyodide";
+/**
+ * "new-shapes" is ours with no unit text shared (unit-texts.ts setTextSharing): no unit moves
+ * early for a known shape, and every unit's code starts cold in V8, as for a script whose loops'
+ * and functions' shapes no earlier script had.
+ */
+export type InProcessEngine = "ours" | "new-shapes" | "closures" | "monty" | "pyodide";
 
 /**
  * CPU time of this process in milliseconds. The machine is shared: wall-clock time would charge
@@ -33,14 +39,16 @@ export async function loadEngines(): Promise<void> {
 
 /** Runs `source` once in `engine`; returns its RESULT as JSON. */
 export async function runOnce(engine: InProcessEngine, source: string): Promise<string> {
-  if (engine === "ours" || engine === "closures") {
+  if (engine === "ours" || engine === "new-shapes" || engine === "closures") {
     if (engine === "closures") setCodegen("never");
+    if (engine === "new-shapes") setTextSharing(false);
     try {
       const r = await execute(source);
       if (r.error) throw new Error(`${engine} failed: ${r.error.type}: ${r.error.message}`);
       return JSON.stringify(r.result);
     } finally {
       setCodegen("auto");
+      setTextSharing(true);
     }
   }
   if (engine === "monty") return JSON.stringify(plain(new Monty(`${source}\nRESULT\n`).run()));

@@ -3,7 +3,7 @@
 // workload with its names renamed: variants.py), in a process warmed first on other such texts
 // of every workload. CPython is timed as compile() + exec() of the new text in one warm python3
 // process per round; ours (as it is, and with the JavaScript tier off), Monty and Pyodide in this
-// process (each with its parse or compile).
+// process (each with its parse or compile); ours also as with shapes never seen (engines.ts).
 import { cpuMs, type InProcessEngine, runOnce } from "./engines.js";
 import type { Samples } from "./report.js";
 import { asJsJson, python, variants, type Workload } from "./workloads.js";
@@ -21,7 +21,7 @@ export interface NewScriptPlan {
   reps: number;
 }
 
-export const NEW_SCRIPT_ENGINES = ["ours", "closures", "monty", "pyodide"] as const satisfies InProcessEngine[];
+export const NEW_SCRIPT_ENGINES = ["ours", "new-shapes", "closures", "monty", "pyodide"] as const satisfies InProcessEngine[];
 
 export interface NewScriptFigures {
   version: string;

@@ -34,17 +34,20 @@ every round so that the machine's other load falls on all of them alike):
    it binds renamed (\`x\` → \`x_v17\`: bench/interpreter/variants.py, through \`ast.unparse\`), so
    no cache of parses or call counts can match it; same steps, same RESULT. One cache does: a
    JavaScript-tier unit's text names no Python name, position or constant (they are the unit's
-   data), so a renamed variant's loop makes the text an earlier variant made, and reuses its
-   compiled code (src/interpreter/codegen.ts). A model's scripts of one shape share it too; a
-   loop of a shape never seen starts cold, and this scenario does not show that case. Each
+   data), so a renamed variant's loop makes the text an earlier variant made and reuses its
+   code, warm in V8 (src/interpreter/unit-texts.ts), and a unit of such a known shape moves to
+   that tier early, at its 1,000th head or call (src/interpreter/tiering.ts). Every workload's
+   shapes recur here, as a model's scripts of one shape share them. "Ours, shapes never seen"
+   is ours with that sharing off (\`setTextSharing(false)\`): no unit moves early, and each
+   one's code starts cold in V8, as for a script whose loops and functions no earlier script
+   had. Each
    engine is first warmed on ${n.warmFirst} pass${n.warmFirst === 1 ? "" : "es"} over all the workloads (other new texts; ${n.warm} before each
    later round), then each round times ${n.reps} new text${s(n.reps)} of each, the workloads in turn. CPU time as above; the figure is the median
    of all ${n.reps * n.rounds} timed runs (${n.rounds} round${s(n.rounds)} × ${n.reps}). CPython: \`compile()\` + \`exec()\` of the new text in
    one warm \`python3\` process per round; ours, Monty and Pyodide in this process, their parse
    or compile included. "Ours, closures only" is ours with the JavaScript tier off
-   (\`setCodegen("never")\`): by default a loop of a new script moves to that tier at its
-   30,000th head and a function at its 300,000th call (src/interpreter/tiering.ts), and V8 then
-   compiles the new unit's code from scratch.
+   (\`setCodegen("never")\`): by default a unit of a shape not known moves to that tier at its
+   300,000th head or call.
 3. **Fresh process per script**: wall time from spawn to exit of \`node --max-semi-space-size=32
    --snapshot-blob dist/snapshot/code-mode-exec.blob -- FILE\` (code-mode-exec as \`npm run exec\`
    runs it, from its start-up snapshot; its JSON printed),
@@ -70,7 +73,8 @@ runs over 10,000 steps), its module and function bodies are compiled to JavaScri
 (src/interpreter/codegen.ts), shared by every later run, which V8 optimizes over the warm-up
 runs. "Ours, closures only" is the same \`execute\` with that tier off: the closure tree of
 compile.ts, what new and short scripts run on (in any run a loop moves to the JavaScript tier
-at its 30,000th head, a function at its 300,000th call).
+at its 300,000th head, a function at its 300,000th call; either at its 1,000th when its shape is
+known).
 
 Node runs with \`--max-semi-space-size=32\` (the machine line above says so), as the gateway and
 code-mode-exec do: a 32 MiB young generation instead of V8's default 16. Without it (\`node

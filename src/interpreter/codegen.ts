@@ -37,6 +37,7 @@ import { augmentedValue } from "./augmented.js";
 import { constantValue } from "./constant.js";
 import { MethodSite, methodKind } from "./method-site.js";
 import { spliceStarred, unpackItems, unpackWaiting } from "./unpacking.js";
+import { factoryOf, type Made } from "./unit-texts.js";
 
 /** What the closure compiler offers this tier (its closures serve every execution of the script). */
 export interface ClosureCompiler {
@@ -63,6 +64,8 @@ interface Plan {
   gen: GenFn;
   delegates: Delegate[];
   globals: string[];
+  /** Its text was new to this process (unit-texts.ts): V8 has no type feedback for it yet. */
+  fresh: boolean;
 }
 
 /**
@@ -81,6 +84,8 @@ export class Unit {
     readonly gen: GenFn,
     readonly K: unknown[],
     readonly names: string[],
+    /** Its text was new to this process: the caller moving to it primes its yields (Runtime.primeYields). */
+    readonly fresh: boolean,
   ) {
     this.run = (f) => gen(f, this, 0, undefined, null, false) as ReturnType<Stmt>;
   }
@@ -174,31 +179,11 @@ const MAX_UNIT_CHARS = 64 * 1024;
 
 /** Thrown by the generator when a unit passes MAX_UNIT_CHARS (caught in unitFor). */
 const TOO_LARGE = Symbol("too large");
-
-/** What the text of a unit compiles to: given the runtime's names and the unit's constants, its code. */
-type Factory = (r: RuntimeNames, c: unknown[]) => GenFn;
-
-/**
- * The factories of the latest MAX_FACTORIES unit texts, the most recently used last. A unit's
- * text names no Python name (globals, constants and builtins are indices into what the factory
- * is given), so two scripts that differ only in their names, or share a loop's shape, make the
- * same text: one factory makes both units, and V8 keeps one set of type feedback and optimized
- * code for all of them. V8 caches `new Function` of an identical text too, but drops entries as
- * its collector runs: in a warm process a new script's unit was then compiled afresh in some
- * runs and not in others (dict counting 22 or 45-75 ms, interleaved with other scripts), and a
- * fresh unit, cold in V8 (two TurboFan compiles of some 13 ms of CPU each), lost to the closures.
- */
-const FACTORIES = new Map<string, Factory>();
-const MAX_FACTORIES = 512;
+/** Thrown by the generator asked for a known shape only, when the unit's text is not one (caught in unitFor). */
+const NOT_KNOWN = Symbol("not a known shape");
 
 let unitsCompiled = 0;
 let unitsRejected = 0;
-let unitTexts = 0;
-
-/** How many unit texts this process has had V8 compile (units of a text seen before share its code). */
-export function unitTextCount(): number {
-  return unitTexts;
-}
 
 /** How many units V8 refused to compile (a generator bug; each ran on closures instead). */
 export function rejectedUnitCount(): number {
@@ -210,18 +195,23 @@ export function compiledUnitCount(): number {
   return unitsCompiled;
 }
 
-/** The unit of `owner`, made by `make` on first use; null when this tier does not take it. */
-function unitFor(owner: A.Node, cc: ClosureCompiler, make: (g: Generator) => Plan | null): Unit | null {
+/**
+ * The unit of `owner`, made by `make` on first use; null when this tier does not take it. With
+ * `knownOnly` (a unit moving early, tiering.ts KNOWN_SHAPE_TIER_UP), also null when its text is
+ * not a known shape (unit-texts.ts); it is then asked again later.
+ */
+function unitFor(owner: A.Node, cc: ClosureCompiler, knownOnly: boolean, make: (g: Generator) => Plan | null): Unit | null {
   let unit = UNITS.get(owner);
   if (unit === undefined) {
-    unitsCompiled++;
     let plan: Plan | null;
     try {
-      plan = make(new Generator(cc));
+      plan = make(new Generator(cc, knownOnly));
     } catch (e) {
+      if (e === NOT_KNOWN) return null;
       if (e !== TOO_LARGE) throw e;
       plan = null;
     }
+    unitsCompiled++;
     unit = plan === null ? null : unitOf(plan, cc);
     UNITS.set(owner, unit);
   }
@@ -232,8 +222,8 @@ function unitFor(owner: A.Node, cc: ClosureCompiler, make: (g: Generator) => Pla
  * The unit of a generator expression's body (generator.ts runs it); null when this tier does not
  * take it (the generator runs on closures).
  */
-export function compileGeneratorUnit(e: A.GeneratorExp, scope: Scope, cc: ClosureCompiler): Unit | null {
-  return unitFor(e, cc, (g) => g.generatorUnit(e, scope));
+export function compileGeneratorUnit(e: A.GeneratorExp, scope: Scope, cc: ClosureCompiler, knownOnly = false): Unit | null {
+  return unitFor(e, cc, knownOnly, (g) => g.generatorUnit(e, scope));
 }
 
 /**
@@ -241,8 +231,8 @@ export function compileGeneratorUnit(e: A.GeneratorExp, scope: Scope, cc: Closur
  * turned hot (compile.ts, loopTier): a `for` loop's unit takes the loop's cursor as `rv` (the
  * closure tier made it, and may have taken items from it). Null when this tier does not take it.
  */
-export function compileLoopUnit(loop: A.For | A.While, scope: Scope, cc: ClosureCompiler): Unit | null {
-  return unitFor(loop, cc, (g) => g.loopUnit(loop, scope));
+export function compileLoopUnit(loop: A.For | A.While, scope: Scope, cc: ClosureCompiler, knownOnly = false): Unit | null {
+  return unitFor(loop, cc, knownOnly, (g) => g.loopUnit(loop, scope));
 }
 
 /** Whether the body of `owner` already has a compiled unit (a script run before). */
@@ -254,8 +244,8 @@ export function isCompiled(owner: A.Node): boolean {
  * The unit of `owner`'s body (`run` is its Stmt); null when this tier does not take it (the
  * caller compiles closures instead).
  */
-export function compileUnit(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler): Unit | null {
-  return unitFor(owner, cc, (g) => g.unit(body, scope));
+export function compileUnit(owner: A.Node, body: A.Stmt[], scope: Scope, cc: ClosureCompiler, knownOnly = false): Unit | null {
+  return unitFor(owner, cc, knownOnly, (g) => g.unit(body, scope));
 }
 
 function unitOf(plan: Plan, cc: ClosureCompiler): Unit {
@@ -271,7 +261,7 @@ function unitOf(plan: Plan, cc: ClosureCompiler): Unit {
         return cc.generatorMaker(d.node, d.scope);
     }
   });
-  return new Unit(plan.gen, K, plan.globals);
+  return new Unit(plan.gen, K, plan.globals, plan.fresh);
 }
 
 // ------------------------------------------------------------------ the generator
@@ -305,7 +295,11 @@ class Generator {
   /** A module's final expression statement: its value is the script's answer (compile.ts). */
   private answer: A.ExprStmt | null = null;
 
-  constructor(private readonly cc: ClosureCompiler) {}
+  constructor(
+    private readonly cc: ClosureCompiler,
+    /** Only a unit whose text is a known shape is wanted (unitFor). */
+    private readonly knownOnly: boolean,
+  ) {}
 
   unit(body: A.Stmt[], scope: Scope): Plan | null {
     this.answer = scope.kind === "module" ? answerStatement(body) : null;
@@ -385,14 +379,9 @@ class Generator {
     RUNTIME ??= runtimeNames();
     const code = this.out.join("\n").replace(/\$SAVE_(\d+)\$/g, (_, i: string) => `[${live[Number(i)]!.join(", ")}]`).replace(/\$LAST_(L\d+)\$/g, (_, label: string) => String(this.lastLabel.get(label)));
     const text = `"use strict";\nconst {${Object.keys(RUNTIME).join(", ")}} = R;\n` + head.join("\n") + "\n" + code + "\nreturn undefined;\n};\n";
-    let factory = FACTORIES.get(text);
+    let made: Made<RuntimeNames, GenFn> | null;
     try {
-      if (factory === undefined) {
-        factory = new Function("R", "C", text) as Factory;
-        unitTexts++;
-      } else FACTORIES.delete(text);
-      FACTORIES.set(text, factory);
-      if (FACTORIES.size > MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value!);
+      made = factoryOf<RuntimeNames, GenFn>(text, this.knownOnly);
     } catch (e) {
       // A generator bug must not fail a script: the unit stays on closures. Tests forcing the
       // tier (PY_CODEGEN=always) see the error instead.
@@ -400,7 +389,8 @@ class Generator {
       unitsRejected++;
       return null;
     }
-    return { gen: factory(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals };
+    if (made === null) throw NOT_KNOWN;
+    return { gen: made.factory(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals, fresh: made.fresh };
   }
 
   // ---------------------------------------------------------------- emitting

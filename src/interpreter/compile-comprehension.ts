@@ -10,7 +10,7 @@ import { CELL, CLOSURE, entrySize, GENERATOR, SLOT } from "./sizes.js";
 import { ClauseMachine, type GenexpCode, type Position, PyAsyncGenerator, PyGenerator, UnitMachine } from "./generator.js";
 import { stepper } from "./stepping.js";
 import { Cell, type Expr, type Frame, GeneratorFrame, UNBOUND, unboundSlots } from "./frame.js";
-import { codegenMode, TIER_UP_CALLS } from "./tiering.js";
+import { codegenMode, KNOWN_SHAPE_TIER_UP, TIER_UP_CALLS } from "./tiering.js";
 import type { Scope } from "./scope.js";
 import { PyDict, PyList, PySet, truthy, type Value } from "./values.js";
 import type { CompilerParts } from "./compiler-parts.js";
@@ -191,16 +191,19 @@ export function generatorMaker(compiler: CompilerParts, e: A.GeneratorExp, outer
   let unit = codegenMode !== "never" && (compiler.hot || isCompiled(e)) ? compileGeneratorUnit(e, scope, compiler) : null;
   const code = unit === null ? genexpCode(compiler, e, scope) : null;
   let made = 0;
+  // Asked first at KNOWN_SHAPE_TIER_UP generators made (a known shape moves then), then at TIER_UP_CALLS.
+  let next = Math.min(KNOWN_SHAPE_TIER_UP, TIER_UP_CALLS);
   const emptySlots = unboundSlots(scope.slotCount);
   const cellSlots = [...scope.variables.values()].filter((v) => v.isCell).map((v) => v.slot);
   const captures = compiler.captures(scope, outer);
   const bytes = GENERATOR + SLOT * emptySlots.length + CLOSURE * e.generators.length + CELL * captures.length;
   return (f, src) => {
-    if (unit === null && ++made >= TIER_UP_CALLS && codegenMode === "auto") {
-      unit = compileGeneratorUnit(e, scope, compiler);
+    if (unit === null && ++made >= next && codegenMode === "auto") {
+      const late = made >= TIER_UP_CALLS;
+      unit = compileGeneratorUnit(e, scope, compiler, !late);
       // Refused: never asked again.
-      if (unit === null) made = -Infinity;
-      else f.rt.primeYields();
+      if (unit === null) next = late ? Infinity : TIER_UP_CALLS;
+      else if (unit.fresh) f.rt.primeYields();
     }
     // As CPython's iter() of the first iterable: a TypeError here, at creation.
     const cursor = stepper(src);

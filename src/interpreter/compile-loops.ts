@@ -7,25 +7,32 @@ import type { Runtime } from "./runtime.js";
 import { compileLoopUnit, type Unit } from "./codegen.js";
 import { stepper } from "./stepping.js";
 import { BREAK, type Completion, CONTINUE, type Frame, RETURN, type Stmt } from "./frame.js";
-import { codegenMode, LOOP_TIER_UP, MIN_HEADS_PER_RUN, TIER_UP_CALLS } from "./tiering.js";
+import { codegenMode, KNOWN_SHAPE_TIER_UP, LOOP_TIER_UP, MIN_HEADS_PER_RUN, TIER_UP_CALLS } from "./tiering.js";
 import type { Scope } from "./scope.js";
 import { truthy, type Value } from "./values.js";
 import type { CompilerParts } from "./compiler-parts.js";
 import { isPending } from "./closure-eval.js";
 
-/** A loop's way to the JS tier: its heads so far; `enter` null once the tier refused it. */
+/**
+ * A loop's way to the JS tier. It asks first at KNOWN_SHAPE_TIER_UP heads (it moves then if its
+ * unit's text is a known shape), then at LOOP_TIER_UP; a loop of short runs waits for its runs
+ * to reach those counts too (tiering.ts MIN_HEADS_PER_RUN).
+ */
 interface LoopTier {
   heads: number;
   /** The loop's runs so far (each time it starts from its iterable or test). */
   runs: number;
-  enter: true | null;
-  /** The loop's unit, compiled at the first call (`rt`'s execution then primes its yields). */
+  /** The head at which the loop asks next; Infinity once the tier refused it. */
+  next: number;
+  /** The runs at which a loop of short runs asks next. */
+  nextRuns: number;
+  /** The loop's unit, compiled at the first call (`rt`'s execution then primes its yields); null: not now. */
   unit: (rt: Runtime) => Unit | null;
 }
 
-/** Whether a loop past LOOP_TIER_UP heads moves now: one of short runs waits (tiering.ts MIN_HEADS_PER_RUN). */
+/** Whether a loop past its next head count moves now: one of short runs waits. */
 function movesNow(tier: LoopTier): boolean {
-  return tier.heads >= MIN_HEADS_PER_RUN * tier.runs || tier.runs >= TIER_UP_CALLS;
+  return tier.heads >= MIN_HEADS_PER_RUN * tier.runs || tier.runs >= tier.nextRuns;
 }
 
 export function compileWhile(compiler: CompilerParts, s: A.While, scope: Scope): Stmt {
@@ -35,7 +42,7 @@ export function compileWhile(compiler: CompilerParts, s: A.While, scope: Scope):
   const tier = loopTier(compiler, s, scope);
   const loop = (f: Frame): Completion | Pending => {
     for (;;) {
-      if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null && movesNow(tier)) {
+      if (tier.heads++ >= tier.next && movesNow(tier)) {
         const unit = tier.unit(f.rt);
         if (unit !== null) return unit.gen(f, unit, 0, undefined, null, false) as Completion | Pending;
       }
@@ -63,16 +70,23 @@ export function compileWhile(compiler: CompilerParts, s: A.While, scope: Scope):
   };
 }
 
-/** How a closure-tier loop moves to its JS-tier unit once it has run LOOP_TIER_UP heads. */
+/** How a closure-tier loop moves to its JS-tier unit once it is hot. */
 function loopTier(compiler: CompilerParts, s: A.For | A.While, scope: Scope): LoopTier {
+  const early = KNOWN_SHAPE_TIER_UP < LOOP_TIER_UP;
   const tier: LoopTier = {
     heads: 0,
     runs: 0,
-    enter: codegenMode === "never" ? null : true,
+    next: codegenMode === "never" ? Infinity : early ? KNOWN_SHAPE_TIER_UP : LOOP_TIER_UP,
+    nextRuns: early ? Math.min(KNOWN_SHAPE_TIER_UP, TIER_UP_CALLS) : TIER_UP_CALLS,
     unit: (rt) => {
-      const unit = compileLoopUnit(s, scope, compiler);
-      if (unit === null) tier.enter = null;
-      else rt.primeYields();
+      const late = tier.next >= LOOP_TIER_UP;
+      const unit = compileLoopUnit(s, scope, compiler, !late);
+      if (unit === null) {
+        tier.next = late ? Infinity : LOOP_TIER_UP;
+        tier.nextRuns = TIER_UP_CALLS;
+        return null;
+      }
+      if (unit.fresh) rt.primeYields();
       tier.unit = () => unit;
       return unit;
     },
@@ -89,7 +103,7 @@ export function compileFor(compiler: CompilerParts, s: A.For, scope: Scope): Stm
   const tier = loopTier(compiler, s, scope);
   const loop = (f: Frame, next: Step): Completion | Pending => {
     for (;;) {
-      if (tier.heads++ >= LOOP_TIER_UP && tier.enter !== null && movesNow(tier)) {
+      if (tier.heads++ >= tier.next && movesNow(tier)) {
         const unit = tier.unit(f.rt);
         if (unit !== null) return unit.gen(f, unit, 0, next, null, false) as Completion | Pending;
       }

@@ -23,7 +23,7 @@ import type { FunctionCode } from "./function.js";
 import { isIn, isNotIn } from "./stepping.js";
 import { BREAK, Cell, type Completion, CONTINUE, type Expr, type Frame, RETURN, type Stmt, type Store } from "./frame.js";
 import { answerStatement } from "./answer.js";
-import { codegenMode, isHot, TIER_UP_CALLS } from "./tiering.js";
+import { codegenMode, isHot, KNOWN_SHAPE_TIER_UP, TIER_UP_CALLS } from "./tiering.js";
 import { fusedClosure, negateClosure, operatorClosure } from "./closure-ops.js";
 import { augmentedValue } from "./augmented.js";
 import { constantValue } from "./constant.js";
@@ -131,13 +131,17 @@ class Compiler implements CompilerParts {
     }
     const closures = this.block(body, scope);
     let calls = 0;
+    // Asked first at KNOWN_SHAPE_TIER_UP calls (a known shape moves then), then at TIER_UP_CALLS.
+    let next = Math.min(KNOWN_SHAPE_TIER_UP, TIER_UP_CALLS);
     code.body = (f) => {
-      if (++calls >= TIER_UP_CALLS) {
-        const unit = compileUnit(node, body, scope, this);
+      if (++calls >= next) {
+        const late = calls >= TIER_UP_CALLS;
+        const unit = compileUnit(node, body, scope, this, !late);
         if (unit !== null) {
           use(unit);
-          f.rt.primeYields();
-        } else code.body = closures;
+          if (unit.fresh) f.rt.primeYields();
+        } else if (late) code.body = closures;
+        else next = TIER_UP_CALLS;
       }
       return closures(f);
     };

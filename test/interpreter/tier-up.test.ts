@@ -5,7 +5,8 @@
 // memory charged. And a kept script is analysed and compiled once (compile.ts compileModule).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "../../grammar/parse.js";
-import { compiledUnitCount, rejectedUnitCount, unitTextCount } from "../../src/interpreter/codegen.js";
+import { compiledUnitCount, rejectedUnitCount } from "../../src/interpreter/codegen.js";
+import { setTextSharing, unitTextCount } from "../../src/interpreter/unit-texts.js";
 import { compiledModuleCount } from "../../src/interpreter/compile.js";
 import { setCodegen, setTierUp } from "../../src/interpreter/tiering.js";
 import { execute, type Hosts } from "../../src/interpreter/execute.js";
@@ -305,12 +306,62 @@ RESULT = total${suffix}(3000)`;
   });
 });
 
+describe("a new script whose units have a known shape", () => {
+  // At the default counts a unit moves at its 1000th head, call or generator made if its
+  // JavaScript text is a known shape (tiering.ts KNOWN_SHAPE_TIER_UP): seen once before, or
+  // compiled before. The shapes here are written for this test, so no earlier test made them.
+  const calls = (v: string) => `
+def mix${v}(a${v}):
+    return (a${v} << 3) ^ 0x5a
+s${v} = 0
+for i${v} in range(4000):
+    s${v} ^= mix${v}(i${v}) | 6
+RESULT = s${v}`;
+  const generators = (v: string) => `
+t${v} = 0
+for i${v} in range(1500):
+    t${v} += sum(x${v} * 3 - 1 for x${v} in (i${v}, 7))
+RESULT = t${v}`;
+
+  it.each([
+    ["a loop and the function it calls", calls, 2],
+    ["a loop and the generator expression it makes", generators, 2],
+  ])("keeps %s on closures the first time, moves them early from the second, warm from the third", async (_name, script, units) => {
+    setTierUp();
+    try {
+      const counts: number[][] = [];
+      for (const v of ["", "_b", "_c"]) {
+        const closures = await run(script(v), "never");
+        const compiled = compiledUnitCount();
+        const texts = unitTextCount();
+        expect(await run(script(v), "auto")).toEqual(closures);
+        counts.push([compiledUnitCount() - compiled, unitTextCount() - texts]);
+      }
+      // With no text shared, a script of the same shape again stays on closures.
+      setTextSharing(false);
+      const closures = await run(script("_d"), "never");
+      const compiled = compiledUnitCount();
+      expect(await run(script("_d"), "auto")).toEqual(closures);
+      counts.push([compiledUnitCount() - compiled]);
+      // Units compiled, and texts new to V8, in each of the runs.
+      expect(counts).toEqual([[0, 0], [units, units], [units, 0], [0]]);
+    } finally {
+      setTextSharing(true);
+      setTierUp(1000, 1000);
+    }
+  });
+});
+
 describe("every loop and function moving at once", () => {
   // With the counts at their lowest, each loop moves at its second head and each function at its
-  // first call: every case of the corpora runs its loops across the move.
+  // first call: every case of the corpora runs its loops across the move. Then with a move asked
+  // first at the first head or call (a known shape moves there), and again at the third.
   const differential = Object.values(CASES).flat();
 
-  it(`agrees on the ${differential.length} differential cases and 200 generated programs`, { timeout: 300_000 }, async () => {
+  it.each([
+    [1, 1, 1000],
+    [3, 3, 1],
+  ])(`agrees on the ${differential.length} differential cases and 200 generated programs (moving at head %i and call %i, a known shape at %i)`, { timeout: 300_000 }, async (heads, calls, known) => {
     const differences: string[] = [];
     const before = compiledUnitCount();
     try {
@@ -320,7 +371,7 @@ describe("every loop and function moving at once", () => {
         // then cost fewer steps.
         await run(source, "never");
         const closures = await run(source, "never");
-        setTierUp(1, 1);
+        setTierUp(heads, calls, known);
         const first = await run(source, "auto");
         const { calls: _c, ...a } = closures;
         const { calls: _f, ...b } = first;

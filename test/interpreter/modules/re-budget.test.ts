@@ -49,7 +49,7 @@ beforeAll(async () => {
   for (let run = 0; run < 3; run++) {
     const cpu = process.cpuUsage();
     // A new loop each run, as the hostile scripts' are: a kept script's compiled loop runs faster,
-    // and so does a new script's loop whose JavaScript an earlier one made (codegen.ts FACTORIES).
+    // and so does a new script's loop whose JavaScript an earlier one made (unit-texts.ts).
     const r = await execute(`n = 0\nfor i in range(10**8):\n    n += i + ${run}`);
     expect(r.error?.type).toBe("ResourceLimitError");
     baselineMs = Math.min(baselineMs, process.cpuUsage(cpu).user / 1000);
