@@ -56,12 +56,13 @@ describe("bench:interpreter's scenarios", () => {
 
   it("new script: a figure per engine and run, the RESULT CPython gives, a well-formed table", async () => {
     const f = await runNewScripts({ rounds: 1, warmFirst: 1, warm: 0, reps: 2 }, PAIR);
-    const engines = ["ours", "closures", "cpython", "monty", "pyodide"];
+    const engines = ["ours", "new-shapes", "closures", "cpython", "monty", "pyodide"];
     expectFigures(f.samples, engines, PAIR, 2);
     const expected = expectedResults(PAIR);
     for (const engine of engines) expect(f.results.get(engine)).toEqual(expected);
     const table = scenarioTable("new script", PAIR, f.samples, [
       { engine: "ours", title: "ours" },
+      { engine: "new-shapes", title: "shapes never seen" },
       { engine: "closures", title: "closures" },
       { engine: "cpython", title: "CPython" },
       { engine: "monty", title: "Monty" },
