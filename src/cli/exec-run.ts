@@ -215,11 +215,11 @@ export async function runExec(args: string[]): Promise<number> {
 
 /**
  * The tier a code-mode-exec process runs its script on: the JavaScript tier for every unit from
- * the start (tiering.ts), unless PY_CODEGEN says otherwise. The gateway waits for a loop's 30,000th
- * head because its closures are already optimized by earlier scripts while a new unit starts cold
- * in V8; a process that runs one script and exits has no earlier scripts, so its closures are as
- * cold as any unit, and one JavaScript function per body is less for V8 to warm up than the many
- * closures that run it otherwise. Over bench:interpreter's eighteen fresh-process workloads and
+ * the start (tiering.ts), unless PY_CODEGEN says otherwise. The gateway moves a loop of a new
+ * shape at its 300,000th head because its closures are already optimized by earlier scripts while
+ * a new unit starts cold in V8; a process that runs one script and exits has no earlier
+ * scripts, so its closures are as cold as any unit, and one JavaScript function per body is less
+ * for V8 to warm up than the many closures that run it otherwise. Over bench:interpreter's eighteen fresh-process workloads and
  * RESULT=1, this took a run's wall time to 0.86x of the gateway's tiering (geomean of medians, 9
  * alternating rounds; CPU time 0.79x), and the trivial script was no slower.
  * Both tiers give the same results, output, errors and step counts. PY_CODEGEN=never keeps the

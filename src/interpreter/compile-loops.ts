@@ -9,7 +9,7 @@ import { stepper } from "./stepping.js";
 import { BREAK, type Completion, CONTINUE, type Frame, RETURN, type Stmt } from "./frame.js";
 import { codegenMode, KNOWN_SHAPE_TIER_UP, LOOP_TIER_UP, MIN_HEADS_PER_RUN, TIER_UP_CALLS } from "./tiering.js";
 import type { Scope } from "./scope.js";
-import { truthy, type Value } from "./values.js";
+import { PyDict, PyList, PyRange, PySet, PyTuple, truthy, type Value } from "./values.js";
 import type { CompilerParts } from "./compiler-parts.js";
 import { isPending } from "./closure-eval.js";
 
@@ -26,13 +26,29 @@ interface LoopTier {
   next: number;
   /** The runs at which a loop of short runs asks next. */
   nextRuns: number;
+  /** The head at which the loop's first run ends, when its iterable says (Infinity if it does not). */
+  firstRunEnd: number;
   /** The loop's unit, compiled at the first call (`rt`'s execution then primes its yields); null: not now. */
   unit: (rt: Runtime) => Unit | null;
 }
 
-/** Whether a loop past its next head count moves now: one of short runs waits. */
+/**
+ * Whether a loop past its next head count moves now. One of short runs waits. One in its first
+ * run, when its iterable tells how many heads that run has left, moves only if as many are left
+ * as it has run: a loop over 1,000 records reaches its 1,000th head as it ends, and moving then
+ * would cost the unit's text and closures for nothing.
+ */
 function movesNow(tier: LoopTier): boolean {
+  if (tier.runs === 1) return tier.firstRunEnd - tier.heads >= tier.next;
   return tier.heads >= MIN_HEADS_PER_RUN * tier.runs || tier.runs >= tier.nextRuns;
+}
+
+/** The heads a `for` loop over `it` takes (one per item and the last), if `it` says so cheaply. */
+function headsOver(it: Value): number {
+  if (it instanceof PyList || it instanceof PyTuple) return it.items.length + 1;
+  if (it instanceof PyRange) return it.length + 1;
+  if (it instanceof PyDict || it instanceof PySet) return it.size + 1;
+  return Infinity;
 }
 
 export function compileWhile(compiler: CompilerParts, s: A.While, scope: Scope): Stmt {
@@ -78,6 +94,7 @@ function loopTier(compiler: CompilerParts, s: A.For | A.While, scope: Scope): Lo
     runs: 0,
     next: codegenMode === "never" ? Infinity : early ? KNOWN_SHAPE_TIER_UP : LOOP_TIER_UP,
     nextRuns: early ? Math.min(KNOWN_SHAPE_TIER_UP, TIER_UP_CALLS) : TIER_UP_CALLS,
+    firstRunEnd: Infinity,
     unit: (rt) => {
       const late = tier.next >= LOOP_TIER_UP;
       const unit = compileLoopUnit(s, scope, compiler, !late);
@@ -136,10 +153,12 @@ export function compileFor(compiler: CompilerParts, s: A.For, scope: Scope): Stm
     if (r === RETURN) return RETURN;
     return loop(f, next);
   };
-  return (f) => {
-    tier.runs++;
-    const it = iterable(f);
-    if (isPending(it)) return it.then((v: Value) => loop(f, stepper(v)));
+  const start = (f: Frame, it: Value): Completion | Pending => {
+    if (++tier.runs === 1) tier.firstRunEnd = tier.heads + headsOver(it);
     return loop(f, stepper(it));
+  };
+  return (f) => {
+    const it = iterable(f);
+    return isPending(it) ? it.then((v: Value) => start(f, v)) : start(f, it);
   };
 }

@@ -23,12 +23,13 @@ export function setCodegen(mode: CodegenMode): void {
  * A unit of a new shape starts cold in V8, while the closures are shared by every script and
  * long optimized: V8 runs the unit unoptimized, then optimizes it (on its own thread, in this
  * process's CPU time) some 15 ms in. Measured with no text shared (unit-texts.ts
- * setTextSharing), every workload of bench:interpreter in one warm process, alternating, as a
- * geometric mean against closures only: loops moving at their 30,000th head 1.14x, at their
- * 100,000th 1.07x, at their 300,000th 1.03x (the 300k-iteration arithmetic loop 46, 42 and 38 ms
- * against 33; the while loops 51, 30 and 25 against 26). The cold start costs what some 300,000
- * iterations on the JS tier save, and a loop that has run that many is likely to run as many
- * more. In a fresh process (closures cold too) the 300,000th head was 0.97x of the 30,000th.
+ * setTextSharing), every workload of bench:interpreter in one warm process, each run a new
+ * text, alternating, as a geometric mean against closures only: loops moving at their 30,000th
+ * head 1.09x, at their 100,000th 1.10x, at their 300,000th 1.02x (the 300k-iteration arithmetic
+ * loop 39, 43 and 37 ms against 32; the while loops 51, 42 and 26 against 25). The cold start
+ * costs what some 300,000 iterations on the JS tier save, and a loop that has run that many is
+ * likely to run as many more. In a fresh process (closures cold too) the 300,000th head was
+ * 0.97x of the 30,000th.
  *
  * A function moves at the same count: until V8 optimizes a new unit, a call of it costs about 7
  * times one on closures (recursive fib(25), 250k calls, moving at the 30,000th: 1.4x slower than

@@ -247,8 +247,23 @@ t = 0
 for i in range(1500):
     t += f(i, t)
 RESULT = t`);
-    // f at its 1000th call, and the loop at its 1000th head.
-    expect(first.calls).toEqual(["units 2"]);
+    // f at its 1000th call; the loop, with 500 of its 1500 heads left at its 1000th, stays.
+    expect(first.calls).toEqual(["units 1"]);
+  });
+
+  it("keeps a first run on closures when its iterable has fewer heads left than it has run", async () => {
+    const first = await agree(`
+s = 0
+for i in range(1800):
+    s += i % 7
+for j in [3] * 2500:
+    s -= j
+for k in {n: n for n in range(1900)}:
+    s += k
+RESULT = s`);
+    // At the 1000th head the range has 801 heads left, the list 1501, the dict 901: the list's
+    // loop alone moves.
+    expect(first.calls).toEqual(["units 1"]);
   });
 });
 
@@ -319,7 +334,7 @@ for i${v} in range(4000):
 RESULT = s${v}`;
   const generators = (v: string) => `
 t${v} = 0
-for i${v} in range(1500):
+for i${v} in range(3000):
     t${v} += sum(x${v} * 3 - 1 for x${v} in (i${v}, 7))
 RESULT = t${v}`;
 
