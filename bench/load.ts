@@ -12,10 +12,11 @@
 //   edge-server's `slow`), after a forced GC, and after they have all finished.
 //
 //   npx tsc -p tsconfig.json && node dist/bench/load.js [--quick] [--write]
+//   node dist/bench/load.js --only telemetry    that section alone, printed
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -154,6 +155,10 @@ const TELEMETRY_VARIANTS = (otlp: string): [string, NodeJS.ProcessEnv | null][] 
 /** The steady load's rate, a fifth to a third of what the gateway serves flat out here. */
 const STEADY_RATE = 1000;
 const STEADY_SECONDS = QUICK ? 1 : 3;
+/** The pause between a round's autocannon turns and its steady ones (the batch processor's queue drains). */
+const SETTLE_MS = QUICK ? 500 : 2000;
+/** `--only telemetry`: that section alone, printed (not written). */
+const ONLY_TELEMETRY = process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "telemetry";
 
 interface TelemetryRow {
   script: string;
@@ -165,6 +170,18 @@ interface TelemetryRow {
   steadyP50: number;
   steadyP99: number;
   steadyFailed: number;
+  /** The gateway's main-thread CPU time per answered request at that rate, in µs (median over the rounds). */
+  steadyCpuUs: number;
+  /** The rounds' lowest and highest p50 and CPU per request: how far one gateway's rounds differ. */
+  steadySpread: { p50: [number, number]; cpuUs: [number, number] };
+}
+
+/**
+ * CPU time of a process's main thread (its event loop) so far, in ns: the first field of Linux's
+ * /proc/PID/schedstat, nanosecond-exact where /proc/PID/stat counts 10 ms ticks.
+ */
+function mainThreadCpuNs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
 }
 
 /** Each variant under load in turn (the order turning each round), TELEMETRY_ROUNDS times; medians. */
@@ -181,11 +198,19 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
       const body = toolCallBody("executeToolCode", { code });
       const results = variants.map((): AutocannonResult[] => []);
       const steady = variants.map((): SteadyResult[] => []);
+      const cpu = variants.map((): number[] => []);
       for (let round = 0; round < TELEMETRY_ROUNDS; round++) {
-        for (let v = 0; v < variants.length; v++) {
-          const i = (v + round) % variants.length;
-          results[i]!.push(await loadOf(started[i]!.url, code, TELEMETRY_SECONDS));
-          steady[i]!.push(await steadyLoad(`${started[i]!.url}/v1/mcp/tool/execute`, body, STEADY_RATE, STEADY_SECONDS));
+        const order = variants.map((_, v) => (v + round) % variants.length);
+        for (const i of order) results[i]!.push(await loadOf(started[i]!.url, code, TELEMETRY_SECONDS));
+        // The spans of a traced gateway's saturated turn are still being exported for a while
+        // after it: the steady turns come after a pause, not each right after its gateway's turn.
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        for (const i of order) {
+          const pid = started[i]!.child.pid!;
+          const before = mainThreadCpuNs(pid);
+          const result = await steadyLoad(`${started[i]!.url}/v1/mcp/tool/execute`, body, STEADY_RATE, STEADY_SECONDS);
+          cpu[i]!.push((mainThreadCpuNs(pid) - before) / 1000 / Math.max(1, result.answered));
+          steady[i]!.push(result);
         }
       }
       variants.forEach(([variant], i) => {
@@ -200,6 +225,11 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
           steadyP50: median(steadyRuns.map((r) => r.p50)),
           steadyP99: median(steadyRuns.map((r) => r.p99)),
           steadyFailed: steadyRuns.reduce((n, r) => n + r.failed, 0),
+          steadyCpuUs: median(cpu[i]!),
+          steadySpread: {
+            p50: [Math.min(...steadyRuns.map((r) => r.p50)), Math.max(...steadyRuns.map((r) => r.p50))],
+            cpuUs: [Math.min(...cpu[i]!), Math.max(...cpu[i]!)],
+          },
         });
       });
     }
@@ -351,7 +381,8 @@ async function memory(bench: BenchGateway): Promise<Memory> {
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
 
 async function main(): Promise<void> {
-  const loadRows = [...(await load(true)), ...(await load(false))];
+  if (ONLY_TELEMETRY && WRITE) throw new Error("--only telemetry prints that section; --write takes the whole bench");
+  const loadRows = ONLY_TELEMETRY ? [] : [...(await load(true)), ...(await load(false))];
   const sink = await otlpSink();
   let telemetryRows: TelemetryRow[];
   try {
@@ -374,13 +405,22 @@ async function main(): Promise<void> {
     ),
   ].join("\n");
   const steadyTable = [
-    `| ${STEADY_RATE} requests/s, CLI gateway | telemetry | latency p50 | vs off | latency p99 | vs off | failed |`,
-    "|---|---|---:|---:|---:|---:|---:|",
+    `| ${STEADY_RATE} requests/s, CLI gateway | telemetry | latency p50 | vs off | latency p99 | vs off | main-thread CPU per request | vs off | failed |`,
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ...telemetryRows.map(
       (r) =>
-        `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r, (x) => x.steadyP50)} | ${ms(r.steadyP99)} | ${versus(r, (x) => x.steadyP99)} | ${r.steadyFailed} |`,
+        `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r, (x) => x.steadyP50)} | ${ms(r.steadyP99)} | ${versus(r, (x) => x.steadyP99)} | ` +
+        `${r.steadyCpuUs.toFixed(0)} µs | ${versus(r, (x) => x.steadyCpuUs)} | ${r.steadyFailed} |`,
     ),
   ].join("\n");
+  const spread = telemetryRows
+    .filter((r) => r.variant === "off")
+    .map((r) => `${r.script}: ${ms(r.steadySpread.p50[0])} to ${ms(r.steadySpread.p50[1])} p50, ${r.steadySpread.cpuUs.map((x) => x.toFixed(0)).join(" to ")} µs of CPU`)
+    .join("; ");
+  if (ONLY_TELEMETRY) {
+    console.log([telemetryTable, "", steadyTable, "", `Rounds with telemetry off: ${spread}.`].join("\n"));
+    return;
+  }
   // Fairness, then memory, on one gateway in this process.
   const bench = await startGateway();
   let fair: Fairness;
@@ -446,10 +486,14 @@ async function main(): Promise<void> {
     "",
     steadyTable,
     "",
-    `The same gateways at a steady ${STEADY_RATE} requests/s (after each autocannon turn, ${STEADY_SECONDS} s each, the same ` +
-      "rounds; medians): an open loop (bench/steady-load.ts) sends each request when it is due, whatever the answers do, " +
-      "and times each in microseconds from the moment it leaves, so the gateway has spare time between requests, as one " +
-      "under a partial load does. Then what telemetry adds to a request's CPU shows in its latency, not in a queue.",
+    `The same gateways at a steady ${STEADY_RATE} requests/s (${STEADY_SECONDS} s each, in the same rounds, after the ` +
+      `round's autocannon turns and a ${SETTLE_MS / 1000} s pause, for the spans of those turns to be exported; medians): ` +
+      "an open loop (bench/steady-load.ts) sends each request when it is due, whatever the answers do, and times each " +
+      "in microseconds from the moment it leaves, so the gateway has spare time between requests, as one under a " +
+      "partial load does. Then what telemetry adds to a request's CPU shows in its latency, not in a queue. The CPU column " +
+      "is the gateway's main thread (its event loop: /proc/PID/schedstat, in ns) over the turn, per answered request; it " +
+      "counts the store's commit, one per request at this rate, and the export of the spans. On this shared machine the " +
+      `rounds of one gateway differ widely (telemetry off, ${spread}): read the medians' direction, not their last percent.`,
     "",
     "### Fairness",
     "",
