@@ -21,12 +21,20 @@ const FACTORIES = new Map<string, Factory<never, unknown>>();
 const MAX_FACTORIES = 512;
 
 /**
- * The latest MAX_SEEN texts asked for early and not known then. A shape seen a second time (in
- * another script, or another loop of this one) is one that recurs: it is compiled then, so that
- * its later units start warm.
+ * The latest MAX_SEEN texts asked for early and not known then, by hash (a text may be up to
+ * 64 KB; two that share a hash only make one move early). A shape seen a second time (in another
+ * script, or another loop of this one) is one that recurs: it is compiled then, so that its later
+ * units start warm.
  */
-const SEEN = new Set<string>();
+const SEEN = new Set<number>();
 const MAX_SEEN = 512;
+
+/** The 32-bit FNV-1a hash of `text`'s UTF-16 code units. */
+function hashOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
 
 let texts = 0;
 
@@ -67,10 +75,13 @@ export function factoryOf<R, G>(text: string, knownOnly: boolean): Made<R, G> | 
     FACTORIES.set(text, kept);
     return { factory: kept, fresh: false };
   }
-  if (knownOnly && !SEEN.delete(text)) {
-    SEEN.add(text);
-    if (SEEN.size > MAX_SEEN) SEEN.delete(SEEN.values().next().value!);
-    return null;
+  if (knownOnly) {
+    const hash = hashOf(text);
+    if (!SEEN.delete(hash)) {
+      SEEN.add(hash);
+      if (SEEN.size > MAX_SEEN) SEEN.delete(SEEN.values().next().value!);
+      return null;
+    }
   }
   const factory = new Function("R", "C", text) as Factory<R, G>;
   texts++;
