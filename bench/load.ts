@@ -16,7 +16,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -172,6 +172,8 @@ interface TelemetryRow {
   steadyFailed: number;
   /** The gateway's main-thread CPU time per answered request at that rate, in µs (median over the rounds). */
   steadyCpuUs: number;
+  /** The same for all of the gateway's threads (the span thread, V8's and libuv's among them). */
+  steadyProcessCpuUs: number;
   /** The rounds' lowest and highest p50 and CPU per request: how far one gateway's rounds differ. */
   steadySpread: { p50: [number, number]; cpuUs: [number, number] };
 }
@@ -182,6 +184,19 @@ interface TelemetryRow {
  */
 function mainThreadCpuNs(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
+}
+
+/** The same for all of a process's threads (a thread that ends during the turn goes uncounted). */
+function processCpuNs(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // Ended between the listing and the read.
+    }
+  }
+  return ns;
 }
 
 /** Each variant under load in turn (the order turning each round), TELEMETRY_ROUNDS times; medians. */
@@ -199,6 +214,7 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
       const results = variants.map((): AutocannonResult[] => []);
       const steady = variants.map((): SteadyResult[] => []);
       const cpu = variants.map((): number[] => []);
+      const processCpu = variants.map((): number[] => []);
       for (let round = 0; round < TELEMETRY_ROUNDS; round++) {
         const order = variants.map((_, v) => (v + round) % variants.length);
         for (const i of order) results[i]!.push(await loadOf(started[i]!.url, code, TELEMETRY_SECONDS));
@@ -208,8 +224,11 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
         for (const i of order) {
           const pid = started[i]!.child.pid!;
           const before = mainThreadCpuNs(pid);
+          const processBefore = processCpuNs(pid);
           const result = await steadyLoad(`${started[i]!.url}/v1/mcp/tool/execute`, body, STEADY_RATE, STEADY_SECONDS);
-          cpu[i]!.push((mainThreadCpuNs(pid) - before) / 1000 / Math.max(1, result.answered));
+          const answered = Math.max(1, result.answered);
+          cpu[i]!.push((mainThreadCpuNs(pid) - before) / 1000 / answered);
+          processCpu[i]!.push((processCpuNs(pid) - processBefore) / 1000 / answered);
           steady[i]!.push(result);
         }
       }
@@ -226,6 +245,7 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
           steadyP99: median(steadyRuns.map((r) => r.p99)),
           steadyFailed: steadyRuns.reduce((n, r) => n + r.failed, 0),
           steadyCpuUs: median(cpu[i]!),
+          steadyProcessCpuUs: median(processCpu[i]!),
           steadySpread: {
             p50: [Math.min(...steadyRuns.map((r) => r.p50)), Math.max(...steadyRuns.map((r) => r.p50))],
             cpuUs: [Math.min(...cpu[i]!), Math.max(...cpu[i]!)],
@@ -405,12 +425,13 @@ async function main(): Promise<void> {
     ),
   ].join("\n");
   const steadyTable = [
-    `| ${STEADY_RATE} requests/s, CLI gateway | telemetry | latency p50 | vs off | latency p99 | vs off | main-thread CPU per request | vs off | failed |`,
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    `| ${STEADY_RATE} requests/s, CLI gateway | telemetry | latency p50 | vs off | latency p99 | vs off | main-thread CPU per request | vs off | all threads' CPU per request | vs off | failed |`,
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...telemetryRows.map(
       (r) =>
         `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r, (x) => x.steadyP50)} | ${ms(r.steadyP99)} | ${versus(r, (x) => x.steadyP99)} | ` +
-        `${r.steadyCpuUs.toFixed(0)} µs | ${versus(r, (x) => x.steadyCpuUs)} | ${r.steadyFailed} |`,
+        `${r.steadyCpuUs.toFixed(0)} µs | ${versus(r, (x) => x.steadyCpuUs)} | ` +
+        `${r.steadyProcessCpuUs.toFixed(0)} µs | ${versus(r, (x) => x.steadyProcessCpuUs)} | ${r.steadyFailed} |`,
     ),
   ].join("\n");
   const spread = telemetryRows
@@ -490,9 +511,10 @@ async function main(): Promise<void> {
       `round's autocannon turns and a ${SETTLE_MS / 1000} s pause, for the spans of those turns to be exported; medians): ` +
       "an open loop (bench/steady-load.ts) sends each request when it is due, whatever the answers do, and times each " +
       "in microseconds from the moment it leaves, so the gateway has spare time between requests, as one under a " +
-      "partial load does. Then what telemetry adds to a request's CPU shows in its latency, not in a queue. The CPU column " +
-      "is the gateway's main thread (its event loop: /proc/PID/schedstat, in ns) over the turn, per answered request; it " +
-      "counts the store's commit, one per request at this rate, and the export of the spans. On this shared machine the " +
+      "partial load does. Then what telemetry adds to a request's CPU shows in its latency, not in a queue. The first CPU " +
+      "column is the gateway's main thread (its event loop: /proc/PID/schedstat, in ns) over the turn, per answered request; " +
+      "it counts the store's commit, one per request at this rate. The second adds the gateway's other threads " +
+      "(/proc/PID/task/*/schedstat): the span thread, which makes and exports the spans, and V8's and libuv's. On this shared machine the " +
       `rounds of one gateway differ widely (telemetry off, ${spread}): read the medians' direction, not their last percent.`,
     "",
     "### Fairness",

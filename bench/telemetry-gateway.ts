@@ -1,8 +1,8 @@
 // One bench gateway (harness.ts) in a process of its own, for bench/telemetry.ts: with telemetry
 // off, with metrics only, or with traces (to the OTLP endpoint given) and metrics. A process each,
-// because tracing registers process-wide machinery (the async context manager) that an "off"
-// gateway in the same process would pay for too. Prints {"url": ...} on a line, then serves until
-// its stdin closes.
+// so that one gateway's telemetry (its span thread, its metrics' timers and GC observer) takes
+// nothing from another's event loop. Prints {"url": ...} on a line, then serves until its stdin
+// closes.
 //
 //   node dist/bench/telemetry-gateway.js off|metrics|traces [otlp-base-url]
 import { resolveTelemetry, startTelemetry, type Telemetry } from "../src/telemetry/index.js";

@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   }
   await new Promise((r) => setTimeout(r, 500));
   const exported = otlp.bytes();
-  // After the gateways: tracing's context manager, registered here, must not slow the HTTP figures' client.
+  // After the gateways: the telemetry started here must not slow the HTTP figures' client.
   const cost = await listenerCost(otlp.base);
   await otlp.close();
 
@@ -169,12 +169,12 @@ async function main(): Promise<void> {
       `Two gateways both off differ by up to **${floor.toFixed(1)} %** in this run: differences below that are noise.`,
     `- In-process, the listeners take **${cost.metrics.toFixed(1)} µs** (metrics) and **${cost.traces.toFixed(1)} µs** (spans and ` +
       `metrics) of the event loop per 10-call execution (${EMITS} executions timed), ` +
-      `${((cost.traces / tenOff) * 100).toFixed(2)} % of that script's median; the batch export runs later, off the request's path.`,
+      `${((cost.traces / tenOff) * 100).toFixed(2)} % of that script's median; the spans are made and exported on the span thread, off the event loop.`,
     `- ${(exported / 1024).toFixed(0)} KB of OTLP protobuf were exported for ${WARMUP + ROUNDS} rounds; one scrape of /metrics ` +
       `(${(metricsText.length / 1024).toFixed(1)} KB of text) took ${ms(scrapeMs)}.`,
     "",
     `Method: four gateways as bench:latency's (harness.ts: \`edge\`, a stdio process of test/fixtures/edge-server.js), each in ` +
-      "its own process (telemetry-gateway.ts, started with --max-semi-space-size=32 as the real gateway is), so that tracing's process-wide context manager cannot slow the others; the client " +
+      "its own process (telemetry-gateway.ts, started with --max-semi-space-size=32 as the real gateway is), so that one's telemetry (its span thread, its metrics' timers) cannot slow the others; the client " +
       `is this process (Node's fetch, keep-alive), which also hosts the OTLP receiver. ${WARMUP} warm-up rounds, then ${ROUNDS} ` +
       "rounds in which every script runs once on each gateway in turn (the order turning each round). The machine is shared (2 cores, other jobs running): read " +
       "medians and ratios, not absolute times.",

@@ -165,7 +165,7 @@ async function compose(options: OpenGatewayOptions, opened: Opened, preToolCall:
   const saved = await store.getSettings();
   const gateway = new Gateway(saved ? { ...config.settings, ...saved } : config.settings);
   gateway.preToolCall = preToolCall;
-  const telemetry = options.telemetry ? startTelemetry(gateway, options.telemetry) : null;
+  const telemetry = options.telemetry ? startTelemetry(gateway, options.telemetry, log) : null;
   // While muted, the gateway's events are changes read from the store: nothing to write back.
   let muted = false;
   const mute = (apply: () => void) => {

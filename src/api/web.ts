@@ -8,13 +8,13 @@
 // are marked `page`, which the access check lets through; everything it shows comes from
 // `/api/*`, behind the token.
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync } from "fastify";
 import { type Caller, callerForKey, UNRESTRICTED } from "../gateway/caller.js";
 import { DEFAULT_SETTINGS, type Gateway, UnknownToolError } from "../gateway/gateway.js";
 import { DEFAULT_LIMITS, type SandboxResult, stringifyPlain } from "../interpreter/index.js";
+import { packageRoot } from "../package-root.js";
 import { HttpError } from "./errors.js";
 import { configCheckBody, playgroundCallBody, playgroundQuery } from "./schemas.js";
 import { settingsFromUpdate } from "./settings-update.js";
@@ -22,13 +22,7 @@ import type { ConfigFields, ExecutionView, PlaygroundAnswer, PlaygroundFiles, Ui
 
 /** The folder of the built page: `dist/web` under the package root (the folder holding package.json). */
 export function defaultWebRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) {
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return join(dir, "dist", "web");
+  return join(packageRoot(import.meta.url), "dist", "web");
 }
 
 const NOT_BUILT =

@@ -84,7 +84,8 @@ export function resolveTelemetry(section: TelemetrySection | undefined, env: Nod
   }
   const url = signalUrl ?? (baseUrl !== undefined ? tracesUrl(baseUrl) : section?.endpoint !== undefined ? tracesUrl(section.endpoint) : undefined);
   const exporterOff = set(env, "OTEL_TRACES_EXPORTER")?.toLowerCase() === "none";
-  if (url !== undefined && !/^https?:\/\//.test(url)) throw new TelemetryConfigError(`the OTLP endpoint must be an http(s) URL, not ${JSON.stringify(url)}`);
+  // One the exporter cannot parse would fail only later, on the span thread.
+  if (url !== undefined && (!/^https?:\/\//.test(url) || !URL.canParse(url))) throw new TelemetryConfigError(`the OTLP endpoint must be an http(s) URL, not ${JSON.stringify(url)}`);
   return {
     serviceName: set(env, "OTEL_SERVICE_NAME") ?? section?.service_name ?? DEFAULT_SERVICE_NAME,
     traces: url === undefined || exporterOff ? null : { url, protocol: protocolText as OtlpProtocol, sampler: samplerOf(env) },

@@ -20,9 +20,10 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
-export function startTelemetry(gateway: Gateway, settings: TelemetrySettings): Telemetry {
-  const tracing = settings.traces === null ? null : new Tracing(settings, settings.traces);
-  const metrics = settings.metrics ? new GatewayMetrics(gateway) : null;
+/** `log` is told if the span thread fails (its spans are lost from then on; the gateway goes on). */
+export function startTelemetry(gateway: Gateway, settings: TelemetrySettings, log: (message: string) => void = () => {}): Telemetry {
+  const tracing = settings.traces === null ? null : new Tracing(settings, settings.traces, log);
+  const metrics = settings.metrics ? new GatewayMetrics(gateway, tracing) : null;
   const detach = [tracing?.attach(gateway), metrics?.attach()];
   return {
     settings,

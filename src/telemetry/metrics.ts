@@ -21,7 +21,11 @@ export class GatewayMetrics {
   private readonly rounds: Counter;
   private readonly providerSeconds: Histogram;
 
-  constructor(private readonly gateway: Gateway) {
+  /** `spans`: the tracing whose dropped span trees are counted too (when traces are on). */
+  constructor(
+    private readonly gateway: Gateway,
+    spans: { readonly droppedTrees: number } | null = null,
+  ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.executions = new Counter({
@@ -52,6 +56,17 @@ export class GatewayMetrics {
       buckets: DURATION_BUCKETS,
       registers,
     });
+    if (spans !== null) {
+      new Counter({
+        name: "codemode_span_trees_dropped_total",
+        help: "Executions, requests and agent rounds whose spans were dropped because the span thread was too far behind.",
+        registers,
+        collect() {
+          this.reset();
+          this.inc(spans.droppedTrees);
+        },
+      });
+    }
     const manager = gateway.manager;
     new Gauge({
       name: "codemode_upstream_connected",

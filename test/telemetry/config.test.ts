@@ -53,6 +53,7 @@ describe("resolveTelemetry", () => {
     expect(() => resolveTelemetry(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(TelemetryConfigError);
     expect(() => resolveTelemetry(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(/"grpc" is not supported; use "http\/json" or "http\/protobuf"/);
     expect(() => resolveTelemetry(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(/must be an http\(s\) URL/);
+    expect(() => resolveTelemetry(undefined, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://[collector/v1/traces" })).toThrow('not "http://[collector/v1/traces"');
   });
 });
 
