@@ -11,7 +11,7 @@ import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { parentPort, workerData } from "node:worker_threads";
 import { ChosenIds } from "./request-ids.js";
-import type { FromSpanWorker, SpanRecord, SpanWorkerData, ToSpanWorker } from "./span-messages.js";
+import { type FromSpanWorker, readBatch, type SpanRecord, type SpanWorkerData, type ToSpanWorker } from "./span-messages.js";
 import { contextOf, samplerFor } from "./trace-parents.js";
 
 const { serviceName, traces } = workerData as SpanWorkerData;
@@ -58,8 +58,8 @@ async function settle(id: number, work: Promise<void>): Promise<void> {
 port.on("message", (message: ToSpanWorker) => {
   switch (message.kind) {
     case "spans":
-      for (const tree of message.trees) make(tree.span, tree.parent === undefined ? ROOT_CONTEXT : contextOf(tree.parent));
-      answer({ kind: "made", trees: message.trees.length });
+      for (const tree of readBatch(message.batch)) make(tree.span, tree.parent === undefined ? ROOT_CONTEXT : contextOf(tree.parent));
+      answer({ kind: "made", trees: message.batch.trees });
       return;
     case "flush":
       void settle(message.id, provider.forceFlush());

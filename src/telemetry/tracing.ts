@@ -21,7 +21,7 @@ import type { TraceContext } from "../upstream/trace-context.js";
 import type { TelemetrySettings, TracesSettings } from "./config.js";
 import { executionOutcome, toolCallErrorType, toolCallOutcome } from "./outcomes.js";
 import { newSpanId, newTraceId } from "./request-ids.js";
-import type { FromSpanWorker, SpanRecord, SpanTree, SpanWorkerData, ToSpanWorker } from "./span-messages.js";
+import { BatchWriter, type FromSpanWorker, type SpanRecord, type SpanTree, type SpanWorkerData, type ToSpanWorker } from "./span-messages.js";
 import { contextOf, samplerFor } from "./trace-parents.js";
 
 /**
@@ -99,6 +99,7 @@ export class Tracing {
   private readonly worker: Worker;
   /** The trees to send, each described when it is sent (a request's after its answer is out). */
   private waiting: (() => SpanTree)[] = [];
+  private readonly batch = new BatchWriter();
   /** Trees sent and not yet made by the span thread. */
   private making = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -293,10 +294,11 @@ export class Tracing {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.waiting.length === 0 || this.stopped !== null) return;
-    const trees = this.waiting.map((describe) => describe());
+    for (const describe of this.waiting) this.batch.add(describe());
     this.waiting = [];
-    this.making += trees.length;
-    this.post({ kind: "spans", trees });
+    const batch = this.batch.take();
+    this.making += batch.trees;
+    this.post({ kind: "spans", batch });
   }
 
   private post(message: ToSpanWorker): void {

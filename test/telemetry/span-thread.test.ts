@@ -7,6 +7,7 @@ import type { ExecutionEvent } from "../../src/gateway/exec-log.js";
 import { Gateway } from "../../src/gateway/gateway.js";
 import type { SandboxResult } from "../../src/interpreter/index.js";
 import { resolveTelemetry, startTelemetry, type Telemetry } from "../../src/telemetry/index.js";
+import { BatchWriter, readBatch, type SpanTree } from "../../src/telemetry/span-messages.js";
 import { MAX_WAITING, Tracing } from "../../src/telemetry/tracing.js";
 import { type Receiver, startReceiver } from "./otlp-receiver.js";
 
@@ -49,6 +50,44 @@ afterEach(async () => {
   await gateway?.close();
   await receiver?.close();
   telemetry = gateway = receiver = null;
+});
+
+describe("a batch of span trees", () => {
+  it("reads back the trees written into it, and shares one key table across them", () => {
+    const trees: SpanTree[] = [
+      { parent: undefined, span: { name: "GET /health", kind: 1, start: 1.5, end: 2.25, attributes: { "http.request.method": "GET", "http.response.status_code": 200 }, ids: { spanId: "a".repeat(16), traceId: "b".repeat(32) } } },
+      {
+        parent: { traceparent: `00-${"c".repeat(32)}-${"d".repeat(16)}-01`, tracestate: "k=v" },
+        span: {
+          name: "executeToolCode",
+          kind: 0,
+          start: 10,
+          end: 20,
+          attributes: { "codemode.outcome": "error", "codemode.steps": 7, ok: false },
+          error: "ValueError",
+          children: [
+            { name: "edge.add", kind: 2, start: 11, end: 12, attributes: { "codemode.outcome": "ok" } },
+            { name: "edge.fail", kind: 2, start: 12, end: 19, attributes: { "codemode.outcome": "error" }, error: true, children: [{ name: "inner", kind: 0, start: 13, end: 14, attributes: {} }] },
+          ],
+        },
+      },
+      { parent: { traceparent: `00-${"e".repeat(32)}-${"f".repeat(16)}-00` }, span: { name: "agent round", kind: 0, start: 0, end: 1, attributes: {} } },
+    ];
+    const writer = new BatchWriter();
+    for (const tree of trees) writer.add(tree);
+    const batch = writer.take();
+    expect(batch.trees).toBe(3);
+    expect(batch.keys.filter((k) => k === "codemode.outcome")).toHaveLength(1);
+    expect(readBatch(structuredClone(batch))).toEqual(trees);
+    // Taken, the writer starts an empty batch.
+    expect(writer.take()).toEqual({ trees: 0, keys: [], flat: [] });
+  });
+
+  it("leaves out an attribute without a value, as the SDK would", () => {
+    const writer = new BatchWriter();
+    writer.add({ parent: undefined, span: { name: "s", kind: 0, start: 0, end: 1, attributes: { kept: "x", gone: undefined } } });
+    expect(readBatch(writer.take())[0]!.span.attributes).toEqual({ kept: "x" });
+  });
 });
 
 describe("the span thread", () => {
