@@ -12,7 +12,7 @@ export { DEFAULT_LIMITS, LIMIT_FIELDS, resolveLimits } from "./budget.js";
 export type { Hosts, SandboxResult } from "./execute.js";
 export { execute, internalErrorResult } from "./execute.js";
 export type { CodegenMode } from "./tiering.js";
-export { setCodegen } from "./tiering.js";
+export { codegenMode, setCodegen } from "./tiering.js";
 export type { Value } from "./values.js";
 export { PyBytes, PyDict, PyFloat, PyList, PySet, PyTuple, typeName } from "./values.js";
 export { EXC, PyException, pyError, ResourceLimitError } from "./errors.js";
