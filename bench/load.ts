@@ -188,7 +188,11 @@ interface TelemetryRow {
   steadyProcessCpuUs: number;
   /** The rounds' lowest and highest p50 and CPU per request: how far one gateway's rounds differ. */
   steadySpread: { p50: [number, number]; cpuUs: [number, number] };
+  /** Each figure above, round by round (for the ratios to off's turn in the same round). */
+  rounds: Record<RoundFigure, number[]>;
 }
+
+type RoundFigure = "rps" | "p50" | "p99" | "steadyP50" | "steadyP99" | "steadyCpuUs" | "steadyProcessCpuUs";
 
 /**
  * CPU time of a process's main thread (its event loop) so far, in ns: the first field of Linux's
@@ -261,6 +265,15 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
           steadySpread: {
             p50: [Math.min(...steadyRuns.map((r) => r.p50)), Math.max(...steadyRuns.map((r) => r.p50))],
             cpuUs: [Math.min(...cpu[i]!), Math.max(...cpu[i]!)],
+          },
+          rounds: {
+            rps: runs.map((r) => r.requests.average),
+            p50: runs.map((r) => r.latency.p50),
+            p99: runs.map((r) => r.latency.p99),
+            steadyP50: steadyRuns.map((r) => r.p50),
+            steadyP99: steadyRuns.map((r) => r.p99),
+            steadyCpuUs: cpu[i]!,
+            steadyProcessCpuUs: processCpu[i]!,
           },
         });
       });
@@ -424,16 +437,20 @@ async function main(): Promise<void> {
   }
   const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
   /** A row's figure against the same script's with telemetry off (nothing on the off row itself). */
-  const versus = (r: TelemetryRow, figure: (row: TelemetryRow) => number) => {
-    if (r.variant === "off") return "";
+  /**
+   * A figure against off's: the median over the rounds of its ratio to off's in the same round
+   * (the machine's state drifts between rounds more than between the turns of one round).
+   */
+  const overOff = (r: TelemetryRow, figure: RoundFigure) => {
     const off = telemetryRows.find((o) => o.script === r.script && o.variant === "off")!;
-    return pct(figure(r) / figure(off) - 1);
+    return median(r.rounds[figure].map((x, round) => x / off.rounds[figure][round]!)) - 1;
   };
+  const versus = (r: TelemetryRow, figure: RoundFigure) => (r.variant === "off" ? "" : pct(overOff(r, figure)));
   const telemetryTable = [
     `| ${CONNECTIONS} connections, CLI gateway | telemetry | requests/s | vs off | latency p50 | vs off | latency p99 |`,
     "|---|---|---:|---:|---:|---:|---:|",
     ...telemetryRows.map(
-      (r) => `| ${r.script} | ${r.variant} | ${r.rps.toFixed(0)} | ${versus(r, (x) => x.rps)} | ${ms(r.p50)} | ${versus(r, (x) => x.p50)} | ${ms(r.p99)} |`,
+      (r) => `| ${r.script} | ${r.variant} | ${r.rps.toFixed(0)} | ${versus(r, "rps")} | ${ms(r.p50)} | ${versus(r, "p50")} | ${ms(r.p99)} |`,
     ),
   ].join("\n");
   const steadyTable = [
@@ -441,9 +458,9 @@ async function main(): Promise<void> {
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...telemetryRows.map(
       (r) =>
-        `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r, (x) => x.steadyP50)} | ${ms(r.steadyP99)} | ${versus(r, (x) => x.steadyP99)} | ` +
-        `${r.steadyCpuUs.toFixed(0)} µs | ${versus(r, (x) => x.steadyCpuUs)} | ` +
-        `${r.steadyProcessCpuUs.toFixed(0)} µs | ${versus(r, (x) => x.steadyProcessCpuUs)} | ${r.steadyFailed} |`,
+        `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r, "steadyP50")} | ${ms(r.steadyP99)} | ${versus(r, "steadyP99")} | ` +
+        `${r.steadyCpuUs.toFixed(0)} µs | ${versus(r, "steadyCpuUs")} | ` +
+        `${r.steadyProcessCpuUs.toFixed(0)} µs | ${versus(r, "steadyProcessCpuUs")} | ${r.steadyFailed} |`,
     ),
   ].join("\n");
   const spread = telemetryRows
@@ -454,8 +471,7 @@ async function main(): Promise<void> {
   const verdicts = telemetryRows
     .filter((r) => r.variant !== "off")
     .map((r) => {
-      const off = telemetryRows.find((o) => o.script === r.script && o.variant === "off")!;
-      const over = r.steadyP50 / off.steadyP50 - 1;
+      const over = overOff(r, "steadyP50");
       return `${r.script}, ${r.variant}: ${pct(over)}, **${over <= 0.05 ? "met" : "missed"}**`;
     });
   const verdict = `Target (issue 24): telemetry adds at most 5 % to the p50 at ${STEADY_RATE} requests/s. ${verdicts.join("; ")}.`;
@@ -523,6 +539,7 @@ async function main(): Promise<void> {
       "OTLP/HTTP protobuf to a receiver in this process, /metrics on) with the default sampler or with " +
       "`OTEL_TRACES_SAMPLER=parentbased_traceidratio`, `_ARG=0.1`. Each script loads each gateway in turn for " +
       `${TELEMETRY_SECONDS} s (after ${WARMUP} s of warm-up), the order turning each round; medians of ${TELEMETRY_ROUNDS} round${TELEMETRY_ROUNDS === 1 ? "" : "s"}. ` +
+      "Each \"vs off\" is the median over the rounds of the ratio to off's turn in the same round (this machine's state drifts from round to round more than from turn to turn). " +
       "At 50 connections the gateway's one thread is busy all the time, so whatever telemetry adds to a request's CPU " +
       "comes off the requests per second, and the p50 (queueing, mostly) grows with it; a request the sampler drops " +
       "makes no spans. Autocannon reports latency in whole milliseconds: a p50 of a few ms moves in steps of 1 ms.",

@@ -6,8 +6,8 @@
 // span, see http-plugin.ts, which continues a caller's `traceparent`). No context manager is
 // registered: over AsyncLocalStorage it would hook every promise of the process.
 //
-// This thread only describes the spans (span-messages.ts), a few times a second in a batch; the
-// span thread (span-worker.ts) makes them with the SDK and exports them.
+// This thread only describes the spans (span-messages.ts) and sends them in one batch every
+// 50 ms; the span thread (span-worker.ts) makes them with the SDK and exports them.
 import { type Attributes, isSpanContextValid, ROOT_CONTEXT, SamplingDecision, SpanKind, trace } from "@opentelemetry/api";
 import type { Sampler } from "@opentelemetry/sdk-trace-base";
 import { existsSync } from "node:fs";
