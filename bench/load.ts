@@ -172,23 +172,16 @@ const SETTLE_MS = QUICK ? 500 : 2000;
 /** `--only telemetry`: that section alone, printed (not written). */
 const ONLY_TELEMETRY = process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "telemetry";
 
+/**
+ * One gateway's figures for one script, round by round: under autocannon (rps, p50, p99), and at
+ * STEADY_RATE requests/s (steady-load.ts): its latency, and the CPU time per answered request in
+ * µs of its main thread and of all its threads (the span thread, V8's and libuv's among them).
+ * The tables give their medians, and each one's ratio to off's turn in the same round.
+ */
 interface TelemetryRow {
   script: string;
   variant: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  /** Latency at STEADY_RATE requests/s (steady-load.ts), medians over the rounds. */
-  steadyP50: number;
-  steadyP99: number;
   steadyFailed: number;
-  /** The gateway's main-thread CPU time per answered request at that rate, in µs (median over the rounds). */
-  steadyCpuUs: number;
-  /** The same for all of the gateway's threads (the span thread, V8's and libuv's among them). */
-  steadyProcessCpuUs: number;
-  /** The rounds' lowest and highest p50 and CPU per request: how far one gateway's rounds differ. */
-  steadySpread: { p50: [number, number]; cpuUs: [number, number] };
-  /** Each figure above, round by round (for the ratios to off's turn in the same round). */
   rounds: Record<RoundFigure, number[]>;
 }
 
@@ -199,7 +192,12 @@ type RoundFigure = "rps" | "p50" | "p99" | "steadyP50" | "steadyP99" | "steadyCp
  * /proc/PID/schedstat, nanosecond-exact where /proc/PID/stat counts 10 ms ticks.
  */
 function mainThreadCpuNs(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
+  return schedstatNs(`/proc/${pid}/schedstat`);
+}
+
+/** The CPU time field of a schedstat file (a process's or a thread's), in ns. */
+function schedstatNs(path: string): number {
+  return Number(readFileSync(path, "utf8").split(" ")[0]);
 }
 
 /** The same for all of a process's threads (a thread that ends during the turn goes uncounted). */
@@ -207,7 +205,7 @@ function processCpuNs(pid: number): number {
   let ns = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      ns += schedstatNs(`/proc/${pid}/task/${task}/schedstat`);
     } catch {
       // Ended between the listing and the read.
     }
@@ -254,18 +252,7 @@ async function telemetryLoad(otlp: string): Promise<TelemetryRow[]> {
         rows.push({
           script,
           variant,
-          rps: median(runs.map((r) => r.requests.average)),
-          p50: median(runs.map((r) => r.latency.p50)),
-          p99: median(runs.map((r) => r.latency.p99)),
-          steadyP50: median(steadyRuns.map((r) => r.p50)),
-          steadyP99: median(steadyRuns.map((r) => r.p99)),
           steadyFailed: steadyRuns.reduce((n, r) => n + r.failed, 0),
-          steadyCpuUs: median(cpu[i]!),
-          steadyProcessCpuUs: median(processCpu[i]!),
-          steadySpread: {
-            p50: [Math.min(...steadyRuns.map((r) => r.p50)), Math.max(...steadyRuns.map((r) => r.p50))],
-            cpuUs: [Math.min(...cpu[i]!), Math.max(...cpu[i]!)],
-          },
           rounds: {
             rps: runs.map((r) => r.requests.average),
             p50: runs.map((r) => r.latency.p50),
@@ -436,7 +423,8 @@ async function main(): Promise<void> {
     await sink.close();
   }
   const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
-  /** A row's figure against the same script's with telemetry off (nothing on the off row itself). */
+  /** A figure's median over the rounds. */
+  const mid = (r: TelemetryRow, figure: RoundFigure) => median(r.rounds[figure]);
   /**
    * A figure against off's: the median over the rounds of its ratio to off's in the same round
    * (the machine's state drifts between rounds more than between the turns of one round).
@@ -450,7 +438,7 @@ async function main(): Promise<void> {
     `| ${CONNECTIONS} connections, CLI gateway | telemetry | requests/s | vs off | latency p50 | vs off | latency p99 |`,
     "|---|---|---:|---:|---:|---:|---:|",
     ...telemetryRows.map(
-      (r) => `| ${r.script} | ${r.variant} | ${r.rps.toFixed(0)} | ${versus(r, "rps")} | ${ms(r.p50)} | ${versus(r, "p50")} | ${ms(r.p99)} |`,
+      (r) => `| ${r.script} | ${r.variant} | ${mid(r, "rps").toFixed(0)} | ${versus(r, "rps")} | ${ms(mid(r, "p50"))} | ${versus(r, "p50")} | ${ms(mid(r, "p99"))} |`,
     ),
   ].join("\n");
   const steadyTable = [
@@ -458,14 +446,17 @@ async function main(): Promise<void> {
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...telemetryRows.map(
       (r) =>
-        `| ${r.script} | ${r.variant} | ${ms(r.steadyP50)} | ${versus(r, "steadyP50")} | ${ms(r.steadyP99)} | ${versus(r, "steadyP99")} | ` +
-        `${r.steadyCpuUs.toFixed(0)} µs | ${versus(r, "steadyCpuUs")} | ` +
-        `${r.steadyProcessCpuUs.toFixed(0)} µs | ${versus(r, "steadyProcessCpuUs")} | ${r.steadyFailed} |`,
+        `| ${r.script} | ${r.variant} | ${ms(mid(r, "steadyP50"))} | ${versus(r, "steadyP50")} | ${ms(mid(r, "steadyP99"))} | ${versus(r, "steadyP99")} | ` +
+        `${mid(r, "steadyCpuUs").toFixed(0)} µs | ${versus(r, "steadyCpuUs")} | ` +
+        `${mid(r, "steadyProcessCpuUs").toFixed(0)} µs | ${versus(r, "steadyProcessCpuUs")} | ${r.steadyFailed} |`,
     ),
   ].join("\n");
   const spread = telemetryRows
     .filter((r) => r.variant === "off")
-    .map((r) => `${r.script}: ${ms(r.steadySpread.p50[0])} to ${ms(r.steadySpread.p50[1])} p50, ${r.steadySpread.cpuUs.map((x) => x.toFixed(0)).join(" to ")} µs of CPU`)
+    .map((r) => {
+      const { steadyP50: p50, steadyCpuUs: cpuUs } = r.rounds;
+      return `${r.script}: ${ms(Math.min(...p50))} to ${ms(Math.max(...p50))} p50, ${Math.min(...cpuUs).toFixed(0)} to ${Math.max(...cpuUs).toFixed(0)} µs of CPU`;
+    })
     .join("; ");
   // Issue 24's budget: telemetry adds at most 5 % to the p50 at the steady rate.
   const verdicts = telemetryRows
