@@ -390,7 +390,7 @@ class Generator {
       return null;
     }
     if (made === null) throw NOT_KNOWN;
-    return { gen: made.factory(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals, fresh: made.fresh };
+    return { gen: made.make(RUNTIME, this.consts), delegates: this.delegates, globals: this.globals, fresh: made.fresh };
   }
 
   // ---------------------------------------------------------------- emitting
