@@ -1,6 +1,7 @@
 // The engines bench:interpreter runs inside its own process: ours (both tiers; both tiers as
 // with shapes never seen; or closures only), Monty and Pyodide. Each run gives the script's RESULT as JSON, for the cross-check
 // against CPython.
+import { readFileSync } from "node:fs";
 import { Monty } from "@pydantic/monty";
 import { loadPyodide } from "pyodide";
 import { setCodegen } from "../../src/interpreter/compile.js";
@@ -23,6 +24,19 @@ export type InProcessEngine = "ours" | "new-shapes" | "closures" | "monty" | "py
 export function cpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
+}
+
+/**
+ * CPU time of this process's main thread in milliseconds (Linux: /proc/self/task/PID/schedstat,
+ * in ns), or NaN where there is no such file. What a script holds the event loop for; the rest of
+ * cpuMs is V8's other threads (TurboFan compiling, the collector's helpers).
+ */
+export function mainThreadMs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 type PyodideApi = Awaited<ReturnType<typeof loadPyodide>>;

@@ -47,7 +47,12 @@ every round so that the machine's other load falls on all of them alike):
    one warm \`python3\` process per round; ours, Monty and Pyodide in this process, their parse
    or compile included. "Ours, closures only" is ours with the JavaScript tier off
    (\`setCodegen("never")\`): by default a unit of a shape not known moves to that tier at its
-   300,000th head or call.
+   300,000th head or call. "Ours: main thread only" is the same runs of ours timed by the CPU
+   time of this process's main thread alone (\`/proc/self/task/PID/schedstat\`): how long the
+   script holds the event loop. What "ours" adds to it is V8's other threads, which CPython's
+   process does not have: TurboFan compiling the interpreter's code and the JavaScript tier's
+   units on its own thread, and the collector's helpers (on 2026-12-04, about 0.85× CPython's
+   time on the main thread against 1.4× for the whole process).
 3. **Fresh process per script**: wall time from spawn to exit of \`node --max-semi-space-size=32
    --snapshot-blob dist/snapshot/code-mode-exec.blob -- FILE\` (code-mode-exec as \`npm run exec\`
    runs it, from its start-up snapshot; its JSON printed),
