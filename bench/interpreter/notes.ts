@@ -127,4 +127,15 @@ Tried on 2026-11-30 and not kept (separate-process A/B runs, then this bench in 
   compiled once the re-entry paths had run, is slower throughout. A unit split in two functions
   (one run from the start without the re-entry guards, one to resume in) made separate-process
   runs of the arithmetic loop ~20% faster, but this bench, with every workload in one process,
-  slower (0.53, 0.54 and 0.53 against 0.51 and 0.49 for the build before, alternating).`;
+  slower (0.53, 0.54 and 0.53 against 0.51 and 0.49 for the build before, alternating).
+
+Tried on 2026-12-04 and not kept:
+- V8's Maglev tier (\`--maglev\`, off by default in Node 20's V8 11.3): the new-script workloads'
+  CPU geometric mean was about 10% lower (10.4 and 11.2 ms against 12.7 and 11.8, alternating
+  runs). Not adopted: in V8 11.3 Maglev is experimental, and Node turned it back off by default
+  in v22 (V8 12.4) after crashes and wrong results traced to its code generation
+  (nodejs/node#52797, #54384); a sandbox that must never crash its host cannot run on it.
+- For the fresh process, V8 flags that tier up sooner (\`--always-sparkplug\`,
+  \`--no-lazy-feedback-allocation\`, \`--interrupt-budget=16384\`; the start-up snapshot has to be
+  built with the same flags, or Node refuses it): no difference beyond the spread of three
+  alternating rounds over eight workloads.`;
