@@ -30,8 +30,8 @@ interface Kept {
  * script's unit runs unoptimized until TurboFan has compiled it again (25-60 ms of CPU per unit on
  * V8's compiler thread). Measured on bench:interpreter's workloads, each run a new text, after a
  * full collection between the warm-up and the timed runs: 85-87 unit compiles in the 180 timed
- * runs without the last unit held, 11-12 with it, and the process's CPU time 13.1-13.8 ms
- * (geometric mean) against 14.2-15.3.
+ * runs without the last unit held, 11-13 with it, and the process's CPU time 11.9-13.8 ms
+ * (geometric mean, four runs) against 14.2-15.3 (two).
  */
 const FACTORIES = new Map<string, Kept>();
 const MAX_FACTORIES = 512;
